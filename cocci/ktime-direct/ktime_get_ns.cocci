@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Read the clock in nanoseconds directly: ktime_get*_ns() instead of
+/// ktime_to_ns(ktime_get*()).
+///
+/// Since Linux 3.17 ktime_t is a plain s64 nanosecond count and every clock
+/// has a helper that returns nanoseconds directly ("just work with straight
+/// nanosecond values").  The helpers are what the code means and save
+/// readers a conversion that is a no-op.
+///
+/// ktime_get*_ns() return u64 where ktime_to_ns() returns s64.  The rule
+/// only rewrites where both give the same result: it leaves alone operands
+/// of comparisons, /, %, >> and of min()/max()/clamp(), whose meaning or
+/// type check depends on signedness, and the helpers' own definitions,
+/// which would otherwise call themselves.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: ktime_get_mono_fast_ns() and the other NMI-safe accessors are
+//  different clocks and are not produced.  Values are never negative
+//  (nanoseconds since boot or since 1970), so the u64 result is safe in
+//  assignments, initializers, returns, arguments and +/- arithmetic.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.17 (ktime_get_ns, ktime_get_real_ns), 5.3 (boottime, clocktai and coarse names)
+// Removed: -
+// Subject: use ktime_get*_ns() instead of ktime_to_ns(ktime_get*())
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: ktime_get_ns, ktime_to_ns
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@signedness_matters@
+position p;
+expression E;
+binary operator op = {<, >, <=, >=, /, %, >>};
+identifier typed_macro = {min, max, min3, max3, min_not_zero, clamp};
+@@
+(
+ (<+... ktime_to_ns@p(...) ...+>) op E
+|
+ E op (<+... ktime_to_ns@p(...) ...+>)
+|
+ typed_macro(..., <+... ktime_to_ns@p(...) ...+>, ...)
+)
+
+@direct depends on patch@
+identifier fn != {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
+                  ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
+                  ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
+                  ktime_get_coarse_clocktai_ns};
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+fresh identifier clock_ns = clock ## "_ns";
+type T;
+position p != signedness_matters.p;
+@@
+fn(...) {
+<...
+(
+// spelled out so that spatch keeps "(T)x" without a space after the cast
+- (T)ktime_to_ns@p(clock())
++ (T)clock_ns()
+|
+- ktime_to_ns@p(clock())
++ clock_ns()
+)
+...>
+}
+
+@depends on context@
+identifier fn != {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
+                  ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
+                  ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
+                  ktime_get_coarse_clocktai_ns};
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+position p != signedness_matters.p;
+@@
+fn(...) {
+<...
+* ktime_to_ns@p(clock())
+...>
+}
+
+@found depends on report || org@
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+position p != signedness_matters.p;
+@@
+ ktime_to_ns@p(clock())
+
+@script:python depends on report@
+p << found.p;
+clock << found.clock;
+@@
+if p[0].current_element != clock + "_ns":
+    coccilib.report.print_report(p[0], "WARNING: use %s_ns() instead of ktime_to_ns(%s())" % (clock, clock))
+
+@script:python depends on org@
+p << found.p;
+clock << found.clock;
+@@
+if p[0].current_element != clock + "_ns":
+    coccilib.org.print_todo(p[0], "use %s_ns() instead of ktime_to_ns(%s())" % (clock, clock))

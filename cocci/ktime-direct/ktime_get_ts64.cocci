@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Fill a timespec64 from the clock directly: ktime_get*_ts64(&ts) instead
+/// of ts = ktime_to_timespec64(ktime_get*()).
+///
+/// Every clock has a ktime_get*_ts64() accessor that fills a struct
+/// timespec64; reading the clock as ktime_t and splitting it again with
+/// ktime_to_timespec64() costs a 64-bit division that the accessor avoids
+/// (for CLOCK_REALTIME and CLOCK_MONOTONIC it reads seconds and nanoseconds
+/// from the timekeeper as they are).
+///
+/// Only whole assignment statements change; a conversion used as a value
+/// (in an initializer, an argument or a return) is left alone.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: The accessors' own definitions in include/linux/timekeeping.h
+//  are left alone.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.17 (ktime_get_ts64), 4.18 (ktime_get_real_ts64 and the coarse/boottime/clocktai/raw accessors)
+// Removed: -
+// Subject: use ktime_get*_ts64() instead of ktime_to_timespec64(ktime_get*())
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: ktime_get_ts64, ktime_to_timespec64
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@fill depends on patch@
+identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
+                  ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
+                  ktime_get_ts64, ktime_get_real_ts64, ktime_get_raw_ts64,
+                  ktime_get_coarse_ts64, ktime_get_coarse_real_ts64};
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+fresh identifier clock_ts64 = clock ## "_ts64";
+expression ts;
+@@
+fn(...) {
+<...
+(
+- *ts = ktime_to_timespec64(clock());
++ clock_ts64(ts);
+|
+- ts = ktime_to_timespec64(clock());
++ clock_ts64(&ts);
+)
+...>
+}
+
+@depends on context@
+identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
+                  ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
+                  ktime_get_ts64, ktime_get_real_ts64, ktime_get_raw_ts64,
+                  ktime_get_coarse_ts64, ktime_get_coarse_real_ts64};
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+expression ts;
+@@
+fn(...) {
+<...
+* ts = ktime_to_timespec64(clock());
+...>
+}
+
+@found depends on report || org@
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+expression ts;
+position p;
+@@
+ ts = ktime_to_timespec64@p(clock());
+
+@script:python depends on report@
+p << found.p;
+clock << found.clock;
+@@
+if p[0].current_element != clock + "_ts64":
+    coccilib.report.print_report(p[0], "WARNING: use %s_ts64() instead of ktime_to_timespec64(%s())" % (clock, clock))
+
+@script:python depends on org@
+p << found.p;
+clock << found.clock;
+@@
+if p[0].current_element != clock + "_ts64":
+    coccilib.org.print_todo(p[0], "use %s_ts64() instead of ktime_to_timespec64(%s())" % (clock, clock))

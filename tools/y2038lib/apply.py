@@ -1,0 +1,261 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Apply stage: run the catalogue's patch rules with spatch over the tree.
+
+Rules run campaign by campaign, each on the tree as the earlier rules left
+it.  spatch runs once per (rule, candidate file), jobs in parallel, and every
+result is cached by the content of the rule and of the file, so a re-run
+with an unchanged tree and catalogue, and the files two kernel versions
+share, never call spatch again.  Each campaign's result is recorded as a git
+commit (made without a checkout) and the stage writes matches.json.
+"""
+import difflib
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .common import Y2038Error, git_env, progress, run, work_dir, write_json
+
+SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
+
+
+def spatch_version() -> str:
+    out = run(["spatch", "--version"]).stdout
+    return out.splitlines()[0].strip()
+
+
+def check_rule_parses(rule) -> None:
+    proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", "patch"], check=False)
+    if proc.returncode != 0:
+        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
+        detail = " ".join(l.strip() for l in lines[:4])
+        raise Y2038Error(f"{rule.relpath} does not parse: {detail}")
+
+
+class SpatchCache:
+    """Results by (spatch version, rule, options, path, content)."""
+
+    def __init__(self, root: Path, version: str):
+        self.root = root
+        self.version = version
+
+    def key(self, rule, relpath: str, content: bytes) -> str:
+        h = hashlib.sha256()
+        for part in (self.version, rule.digest, " ".join(rule.options), relpath):
+            h.update(part.encode() + b"\0")
+        h.update(content)
+        return h.hexdigest()
+
+    def get(self, key: str):
+        meta = self.root / key[:2] / f"{key}.json"
+        if not meta.exists():
+            return None
+        result = json.loads(meta.read_text())
+        if result["status"] == "changed":
+            result["output"] = (self.root / key[:2] / f"{key}.out").read_bytes()
+        return result
+
+    def put(self, key: str, result: dict) -> None:
+        folder = self.root / key[:2]
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = {k: v for k, v in result.items() if k != "output"}
+        if result["status"] == "changed":
+            (folder / f"{key}.out").write_bytes(result["output"])
+        (folder / f"{key}.json").write_text(json.dumps(meta, sort_keys=True))
+
+
+def run_spatch(rule, relpath: str, content: bytes, timeout: int) -> dict:
+    """One rule on one file, in a scratch directory so the tree is never written."""
+    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
+        src = Path(scratch) / "in" / relpath
+        src.parent.mkdir(parents=True)
+        src.write_bytes(content)
+        out = Path(scratch) / "out"
+        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+               "--timeout", str(timeout), *rule.options, relpath, "-o", str(out)]
+        try:
+            proc = subprocess.run(cmd, cwd=Path(scratch) / "in", stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=timeout + 60)
+        except subprocess.TimeoutExpired:
+            return {"status": "timeout", "detail": f"spatch killed after {timeout + 60} s"}
+        log = proc.stdout.decode(errors="replace")
+        if proc.returncode != 0:
+            if "timeout" in log.lower():
+                return {"status": "timeout", "detail": f"spatch --timeout {timeout} expired"}
+            lines = [l for l in log.splitlines() if l.strip() and not l.startswith(("init_defs", "HANDLING"))]
+            return {"status": "failed", "detail": " | ".join(lines[-3:])}
+        unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", log, re.M))
+        output = out.read_bytes() if out.exists() else content
+        result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": unparsed}
+        if output != content:
+            result["output"] = output
+        return result
+
+
+def count_sites(before: bytes, after: bytes) -> int:
+    """Changed sites, counted as removed lines of the unified diff."""
+    diff = difflib.unified_diff(before.decode(errors="replace").splitlines(),
+                                after.decode(errors="replace").splitlines(), lineterm="", n=0)
+    return sum(1 for line in diff if line.startswith("-") and not line.startswith("---"))
+
+
+class Applier:
+    def __init__(self, tree, jobs: int, timeout: int):
+        self.tree = tree
+        self.jobs = jobs
+        self.timeout = timeout
+        self.version = spatch_version()
+        self.cache = SpatchCache(work_dir() / "cache" / "spatch", self.version)
+        self.current = {}  # relpath -> content after the rules run so far
+        self.spatch_runs = 0
+        self.cache_hits = 0
+
+    def content(self, relpath: str) -> bytes:
+        if relpath in self.current:
+            return self.current[relpath]
+        return (self.tree.src / relpath).read_bytes()
+
+    def candidates(self, rule):
+        """Files of the rule's scope holding one of its tokens (git grep), plus
+        files changed by earlier rules that now hold one."""
+        pattern = r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b"
+        pathspecs = [f"{p}*.[ch]" if p.endswith("/") else p for p in rule.scope] or ["*.[ch]"]
+        pathspecs += [f":(exclude){p}" for p in rule.exclude]
+        proc = self.tree.git("grep", "-l", "-E", "-I", pattern, "--", *pathspecs, check=False)
+        if proc.returncode not in (0, 1):
+            raise Y2038Error(f"git grep failed for {rule.relpath}: {proc.stderr.strip()}")
+        files = set(proc.stdout.split())
+        regex = re.compile(pattern.encode())
+        for relpath, data in self.current.items():
+            files.discard(relpath)
+            if regex.search(data) and in_scope(relpath, rule):
+                files.add(relpath)
+        return sorted(files)
+
+    def run_rule(self, rule, files):
+        """Returns {relpath: result} for one rule over files, using the cache."""
+        def one(relpath):
+            data = self.content(relpath)
+            key = self.cache.key(rule, relpath, data)
+            result = self.cache.get(key)
+            if result is None:
+                result = run_spatch(rule, relpath, data, self.timeout)
+                self.spatch_runs += 1
+                if result["status"] in ("changed", "unchanged"):
+                    self.cache.put(key, result)
+            else:
+                self.cache_hits += 1
+            return relpath, data, result
+
+        done = {}
+        start = time.monotonic()
+        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            for n, (relpath, data, result) in enumerate(pool.map(one, files), 1):
+                result["input"] = data
+                done[relpath] = result
+                if n % 25 == 0 or n == len(files):
+                    progress(f"  {rule.relpath}: {n}/{len(files)} files, {time.monotonic() - start:.0f} s")
+        return done
+
+    def commit(self, files, parent: str, message: str) -> str:
+        """A commit of parent plus the current content of files, made in a
+        temporary index so the tree is never checked out or written."""
+        return commit_contents(self.tree, {f: self.current[f] for f in files}, parent, message)
+
+
+def commit_contents(tree, contents: dict, parent: str, message: str, env=None) -> str:
+    env = dict(env or git_env())
+    env.update(GIT_DIR=str(tree.git_dir))
+    with tempfile.TemporaryDirectory(prefix="y2038-index-") as scratch:
+        env["GIT_INDEX_FILE"] = os.path.join(scratch, "index")
+        subprocess.run(["git", "read-tree", parent], env=env, check=True)
+        lines = []
+        for relpath in sorted(contents):
+            blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], env=env, check=True,
+                                  input=contents[relpath], stdout=subprocess.PIPE).stdout.decode().strip()
+            mode = subprocess.run(["git", "ls-tree", parent, "--", relpath], env=env, check=True,
+                                  stdout=subprocess.PIPE, text=True).stdout.split(" ", 1)[0] or "100644"
+            lines.append(f"{mode} {blob}\t{relpath}\n")
+        subprocess.run(["git", "update-index", "--index-info"], env=env, check=True,
+                       input="".join(lines), text=True)
+        tree_sha = subprocess.run(["git", "write-tree"], env=env, check=True,
+                                  stdout=subprocess.PIPE, text=True).stdout.strip()
+        return subprocess.run(["git", "commit-tree", tree_sha, "-p", parent, "-m", message], env=env,
+                              check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+
+
+def in_scope(relpath: str, rule) -> bool:
+    if rule.scope and not any(relpath.startswith(p) for p in rule.scope):
+        return False
+    return not any(relpath.startswith(p) for p in rule.exclude)
+
+
+def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) -> dict:
+    """Run every patch rule; write and return <state>/matches.json."""
+    applier = Applier(tree, jobs, timeout)
+    started = time.monotonic()
+    report = {"version": tree.version, "baseline": tree.baseline, "spatch": applier.version,
+              "campaigns": []}
+    parent = tree.baseline
+    for campaign, rules in campaign_rules:
+        entry = {"name": campaign, "rules": [], "files": []}
+        changed_in_campaign = set()
+        for rule in (r for r in rules if r.patch_mode):
+            check_rule_parses(rule)
+            files = applier.candidates(rule)
+            progress(f"{rule.relpath}: {len(files)} candidate files")
+            results = applier.run_rule(rule, files)
+            rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
+                   "candidates": len(files), "files": {}, "sites": 0,
+                   "timeouts": {}, "failed": {}, "unparsed": {}}
+            for relpath, result in sorted(results.items()):
+                if result.get("unparsed_lines"):
+                    rec["unparsed"][relpath] = result["unparsed_lines"]
+                if result["status"] in ("timeout", "failed"):
+                    rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+                    progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
+                elif result["status"] == "changed":
+                    sites = count_sites(result["input"], result["output"])
+                    rec["files"][relpath] = sites
+                    rec["sites"] += sites
+                    applier.current[relpath] = result["output"]
+                    changed_in_campaign.add(relpath)
+            entry["rules"].append(rec)
+        entry["files"] = sorted(changed_in_campaign)
+        entry["sites"] = sum(r["sites"] for r in entry["rules"])
+        if changed_in_campaign:
+            parent = applier.commit(sorted(changed_in_campaign), parent, f"y2038 campaign {campaign}")
+            entry["commit"] = parent
+            progress(f"campaign {campaign}: {entry['sites']} sites in {len(entry['files'])} files")
+        else:
+            entry["commit"] = None
+            progress(f"campaign {campaign}: 0 sites (nothing to convert: already converted upstream)")
+        report["campaigns"].append(entry)
+    report["final"] = parent
+    report["idempotent"] = check_idempotent(applier, campaign_rules)
+    report["spatch_runs"] = applier.spatch_runs
+    report["cache_hits"] = applier.cache_hits
+    report["seconds"] = round(time.monotonic() - started, 1)
+    write_json(tree.state / "matches.json", report)
+    return report
+
+
+def check_idempotent(applier, campaign_rules) -> bool:
+    """Every rule run again over every changed file must change nothing."""
+    changed = sorted(applier.current)
+    offenders = []
+    for _, rules in campaign_rules:
+        for rule in (r for r in rules if r.patch_mode):
+            regex = re.compile((r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b").encode())
+            files = [f for f in changed if in_scope(f, rule) and regex.search(applier.current[f])]
+            for relpath, result in applier.run_rule(rule, files).items():
+                if result["status"] == "changed":
+                    offenders.append(f"{rule.relpath} changes {relpath} again")
+    if offenders:
+        raise Y2038Error("not idempotent: " + "; ".join(offenders))
+    return True

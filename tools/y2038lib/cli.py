@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Command line: one subcommand per stage, `run` for all of them."""
+import argparse
+import os
+import sys
+
+from . import apply, deps, rules, series, tree
+from .common import DEFAULT_SIGNOFF, Y2038Error
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="y2038", description=(
+        "Convert kernel time code to its y2038-safe scalar form with Coccinelle and produce "
+        "a reviewable patch series. Stages: tree -> apply -> series."))
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def with_tree(sp):
+        sp.add_argument("--kver", default=os.environ.get("KVER", "6.1"),
+                        help="kernel: a Debian linux-source version (6.1, 6.12), a tarball or a directory")
+        return sp
+
+    def with_campaigns(sp):
+        sp.add_argument("--campaign", action="append", dest="campaigns",
+                        help="run only this campaign (repeatable); default: all")
+        sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel spatch runs")
+        sp.add_argument("--timeout", type=int, default=apply.SPATCH_TIMEOUT, help="spatch seconds per file")
+        return sp
+
+    def with_series(sp):
+        sp.add_argument("--out", help="output directory (default generated-patches/linux-<version>)")
+        sp.add_argument("--signoff", default=os.environ.get("SIGNOFF", DEFAULT_SIGNOFF),
+                        help="author and Signed-off-by identity, 'Name <email>'")
+        return sp
+
+    sp = sub.add_parser("deps", help="install missing Debian packages")
+    with_tree(sp)
+    sp.add_argument("--no-build", action="store_true", help="only what tree/apply/series need")
+    with_tree(sub.add_parser("tree", help="unpack the tree and record its baseline commit"))
+    with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
+    with_series(with_tree(sub.add_parser("series", help="matches.json -> git format-patch series")))
+    with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "deps":
+            deps.ensure([args.kver], with_build=not args.no_build)
+        elif args.command == "tree":
+            t = tree.prepare(args.kver)
+            print(f"Linux {t.version}: {t.src} (baseline {t.baseline[:12]})")
+        elif args.command == "apply":
+            t = tree.load(args.kver)
+            summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+        elif args.command == "series":
+            out = series.series_stage(tree.load(args.kver), args.out, args.signoff)
+            print(f"series written to {out}")
+        elif args.command == "run":
+            deps.ensure([args.kver], with_build=False)
+            t = tree.prepare(args.kver)
+            summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+            out = series.series_stage(t, args.out, args.signoff)
+            print(f"series written to {out}")
+    except Y2038Error as err:
+        print(f"y2038: error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def summarize(report: dict) -> None:
+    print(f"Linux {report['version']}: apply stage {report['seconds']} s "
+          f"({report['spatch_runs']} spatch runs, {report['cache_hits']} cached)")
+    for campaign in report["campaigns"]:
+        for rule in campaign["rules"]:
+            extra = ""
+            if rule["timeouts"] or rule["failed"]:
+                extra = f", {len(rule['timeouts'])} timed out, {len(rule['failed'])} failed"
+            if rule["unparsed"]:
+                extra += f", {len(rule['unparsed'])} files partly unparsed"
+            print(f"  {rule['path']}: {rule['sites']} sites in {len(rule['files'])} files "
+                  f"({rule['candidates']} candidates{extra})")
+        if not campaign["sites"]:
+            print(f"  campaign {campaign['name']}: 0 sites: already converted upstream")

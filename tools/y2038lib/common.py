@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What every stage shares: errors, paths, JSON stage files, subprocesses."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+COCCI_DIR = REPO / "cocci"
+PATCHES_DIR = REPO / "generated-patches"
+
+# A fixed identity and date make the baseline and every generated commit
+# reproducible byte for byte.
+FIXED_DATE = "2000-01-01T00:00:00+0000"
+DEFAULT_SIGNOFF = "y2038 toolkit <y2038-toolkit@example.org>"
+
+
+class Y2038Error(Exception):
+    """An error the user can act on; printed as one line, without a traceback."""
+
+
+def work_dir() -> Path:
+    """Where trees, caches and build output live: never inside the checkout."""
+    env = os.environ.get("Y2038_WORK")
+    if env:
+        path = Path(env)
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+        path = Path(cache) / "y2038"
+    path = path.resolve()
+    if path == REPO or REPO in path.parents:
+        raise Y2038Error(f"work directory {path} is inside the checkout; set Y2038_WORK elsewhere")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def write_json(path: Path, data) -> None:
+    """Write atomically so an interrupted stage never leaves half a stage file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def read_json(path: Path, stage_hint: str):
+    if not path.exists():
+        raise Y2038Error(f"{path} is missing: run `tools/y2038 {stage_hint}` first")
+    return json.loads(path.read_text())
+
+
+def run(cmd, cwd=None, env=None, check=True, input=None, timeout=None) -> subprocess.CompletedProcess:
+    """Run a command, capturing text output; a failure becomes a Y2038Error."""
+    proc = subprocess.run(cmd, cwd=cwd, env=env, input=input, timeout=timeout,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and proc.returncode != 0:
+        detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        raise Y2038Error(f"`{' '.join(map(str, cmd))}` failed: {detail[-1] if detail else proc.returncode}")
+    return proc
+
+
+def git_env(date: str = FIXED_DATE, identity: str = DEFAULT_SIGNOFF) -> dict:
+    name, _, email = identity.partition(" <")
+    env = dict(os.environ)
+    env.update(GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email.rstrip(">"),
+               GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email.rstrip(">"),
+               GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date,
+               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
+    return env
+
+
+def progress(msg: str) -> None:
+    print(f"y2038: {msg}", file=sys.stderr, flush=True)

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Install the Debian packages the pipeline needs, or say clearly why not."""
+import os
+import re
+import shutil
+import subprocess
+
+from .common import Y2038Error, progress
+
+# Tools every stage needs, then what the build and boot stages need.
+BASE_PACKAGES = ["coccinelle", "git", "perl", "python3", "xz-utils", "unifdef", "id-utils"]
+BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev", "cpio",
+                  "ccache", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross",
+                  "qemu-system-x86", "qemu-system-arm"]
+
+
+def source_package(kver: str):
+    """linux-source-X.Y for a version such as 6.1; None for a path."""
+    return f"linux-source-{kver}" if re.fullmatch(r"\d+\.\d+", kver) else None
+
+
+def missing(packages):
+    out = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${db:Status-Status}\n", *packages],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    installed = {line.split()[0] for line in out.splitlines() if line.endswith(" installed")}
+    return [p for p in packages if p not in installed]
+
+
+def ensure(kvers=("6.1",), with_build=True) -> None:
+    if not shutil.which("dpkg-query"):
+        raise Y2038Error("dpkg-query not found: this toolkit installs its dependencies on Debian 12 only")
+    wanted = BASE_PACKAGES + (BUILD_PACKAGES if with_build else [])
+    wanted += [p for p in map(source_package, kvers) if p]
+    todo = missing(wanted)
+    if not todo:
+        return
+    if os.geteuid() != 0:
+        raise Y2038Error(f"missing packages {' '.join(todo)} and not root: "
+                         f"run `sudo apt-get install {' '.join(todo)}`")
+    progress(f"installing {' '.join(todo)}")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *todo]):
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode != 0:
+            tail = " | ".join(proc.stdout.strip().splitlines()[-3:])
+            raise Y2038Error(f"`{' '.join(cmd)}` failed (no network or no such package?): {tail}")
+    still = missing(todo)
+    if still:
+        raise Y2038Error(f"apt-get did not install {' '.join(still)}")

@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The rule catalogue: cocci/<campaign>/<rule>.cocci and their headers.
+
+Campaigns run in the order of CAMPAIGN_ORDER, rules in name order.  Header
+lines ("// Key: value", continued by indented "//  " lines) follow the
+kernel's scripts/coccinelle style; the ones the driver reads are Scope,
+Exclude, Options, Subject and the "///" rationale.
+"""
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .common import COCCI_DIR, Y2038Error
+
+# Legacy conversions first (they produce the APIs that ktime-direct refines).
+CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]
+REQUIRED_HEADERS = ("Confidence", "Scope", "Introduced", "Subject")
+C_KEYWORDS = {"if", "else", "for", "while", "do", "return", "sizeof", "struct", "union", "enum",
+              "static", "const", "void", "int", "long", "unsigned", "char", "switch", "case",
+              "break", "continue", "goto", "typeof"}
+
+
+@dataclass
+class Rule:
+    path: Path
+    campaign: str
+    name: str
+    text: str
+    rationale: str
+    headers: dict = field(default_factory=dict)
+
+    @property
+    def relpath(self) -> str:
+        return f"cocci/{self.campaign}/{self.name}.cocci"
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @property
+    def options(self):
+        return self.headers.get("Options", "").split()
+
+    @property
+    def scope(self):
+        value = self.headers.get("Scope", "all").split()
+        return [] if value == ["all"] else value
+
+    @property
+    def exclude(self):
+        return self.headers.get("Exclude", "").split()
+
+    @property
+    def patch_mode(self) -> bool:
+        return bool(re.search(r"^virtual\s+patch\b", self.text, re.M))
+
+    def tokens(self):
+        """Identifiers on '-' lines that are not metavariables: a file without
+        any of them cannot be changed by the rule, so the prefilter skips it."""
+        explicit = self.headers.get("Prefilter")
+        if explicit:
+            return explicit.split()
+        metavars, minus = set(), set()
+        for header in re.findall(r"^@[^@\n]*@\n(.*?)^@@", self.text, re.M | re.S):
+            for decl in header.split(";"):
+                # "expression a, b" or "identifier fn != {x, y}": keep the names only
+                decl = re.sub(r"\{[^}]*\}|\"[^\"]*\"", "", decl)
+                first, *others = [re.sub(r"(!=|=|:).*", "", part, flags=re.S) for part in decl.split(",")]
+                metavars.update(re.findall(r"[A-Za-z_]\w*", first)[-1:])
+                for part in others:
+                    metavars.update(re.findall(r"[A-Za-z_]\w*", part))
+        for line in self.text.splitlines():
+            if line.startswith("-"):
+                minus.update(re.findall(r"[A-Za-z_]\w*", line))
+        found = sorted(minus - metavars - C_KEYWORDS)
+        if not found:
+            raise Y2038Error(f"{self.relpath}: no fixed identifier on a '-' line; add a '// Prefilter:' header")
+        return found
+
+
+def parse_rule(path: Path) -> Rule:
+    text = path.read_text()
+    headers, rationale, last = {}, [], None
+    for line in text.splitlines():
+        if line.startswith("///"):
+            rationale.append(line[3:].removeprefix(" "))
+        elif line.startswith("//  ") and last:
+            headers[last] += " " + line[2:].strip()
+        elif (m := re.match(r"//\s*([A-Z][\w-]*):\s*(.*)", line)):
+            last = m.group(1)
+            headers[last] = m.group(2).strip()
+        elif line.startswith("//"):
+            last = None
+        elif line.strip():
+            break
+    rule = Rule(path=path, campaign=path.parent.name, name=path.stem, text=text,
+                rationale="\n".join(rationale).strip(), headers=headers)
+    missing = [h for h in REQUIRED_HEADERS if h not in headers]
+    if missing or not rule.rationale:
+        what = ", ".join(missing) if missing else "/// rationale"
+        raise Y2038Error(f"{rule.relpath}: header lacks {what}")
+    return rule
+
+
+def campaigns(selected=None, cocci_dir: Path = COCCI_DIR):
+    """[(campaign, [Rule, ...]), ...] in run order; unknown names are an error."""
+    present = [d.name for d in sorted(cocci_dir.iterdir()) if d.is_dir() and any(d.glob("*.cocci"))]
+    order = [c for c in CAMPAIGN_ORDER if c in present] + [c for c in present if c not in CAMPAIGN_ORDER]
+    if selected:
+        unknown = [c for c in selected if c not in present]
+        if unknown:
+            raise Y2038Error(f"unknown campaign {', '.join(unknown)}; known: {', '.join(order)}")
+        order = [c for c in order if c in selected]
+    return [(c, [parse_rule(p) for p in sorted((cocci_dir / c).glob("*.cocci"))]) for c in order]

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tree stage: the packaged kernel source, unpacked once, as a git baseline.
+
+Writes <work>/<key>/tree.json, which every later stage reads.
+"""
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from .common import Y2038Error, git_env, progress, read_json, run, work_dir, write_json
+
+TARBALL_SUFFIXES = (".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar")
+
+
+class Tree:
+    """A kernel tree and the separate git directory holding its baseline commit."""
+
+    def __init__(self, info: dict):
+        self.info = info
+        self.src = Path(info["src"])
+        self.git_dir = Path(info["git_dir"])
+        self.state = Path(info["state"])
+        self.version = info["version"]
+        self.baseline = info["baseline"]
+
+    def git(self, *args, env=None, check=True, input=None):
+        env = dict(env or git_env())
+        env.update(GIT_DIR=str(self.git_dir), GIT_WORK_TREE=str(self.src))
+        return run(["git", *args], cwd=self.src, env=env, check=check, input=input)
+
+
+def resolve(kver: str):
+    """Map KVER (6.1, a tarball or a directory) to (key, kind, path)."""
+    if re.fullmatch(r"\d+\.\d+", kver):
+        path = Path(f"/usr/src/linux-source-{kver}.tar.xz")
+        if not path.exists():
+            raise Y2038Error(f"{path} not found: install it with `apt-get install linux-source-{kver}`")
+        return f"linux-source-{kver}", "tarball", path
+    path = Path(kver).resolve()
+    if path.is_dir():
+        digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
+        return f"dir-{path.name}-{digest}", "dir", path
+    if path.is_file() and path.name.endswith(TARBALL_SUFFIXES):
+        name = path.name
+        for suffix in TARBALL_SUFFIXES:
+            name = name.removesuffix(suffix)
+        return name, "tarball", path
+    if not path.exists():
+        raise Y2038Error(f"{kver}: no such kernel version, tarball or directory")
+    raise Y2038Error(f"{kver}: not a kernel version (like 6.1), a .tar.xz tarball or a directory")
+
+
+def kernel_version(src: Path) -> str:
+    """VERSION.PATCHLEVEL.SUBLEVEL from the top-level Makefile; checks it is a kernel tree."""
+    makefile = src / "Makefile"
+    fields = {}
+    if makefile.is_file():
+        for line in makefile.read_text(errors="replace").splitlines()[:20]:
+            m = re.match(r"(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)\s*=\s*(\S*)", line)
+            if m:
+                fields[m.group(1)] = m.group(2)
+    if not {"VERSION", "PATCHLEVEL"} <= fields.keys():
+        raise Y2038Error(f"{src} is not a kernel tree: no top-level Makefile with VERSION and PATCHLEVEL")
+    for needed in ("kernel", "include/linux", "scripts/get_maintainer.pl", "MAINTAINERS"):
+        if not (src / needed).exists():
+            raise Y2038Error(f"{src} is not a kernel tree: {needed} is missing")
+    version = f"{fields['VERSION']}.{fields['PATCHLEVEL']}"
+    if fields.get("SUBLEVEL", "0") not in ("", "0"):
+        version += f".{fields['SUBLEVEL']}"
+    return version + fields.get("EXTRAVERSION", "")
+
+
+def fingerprint(kind: str, path: Path) -> str:
+    digest = hashlib.sha256()
+    if kind == "tarball":
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    else:
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d != ".git")
+            for name in sorted(files):
+                st = os.lstat(os.path.join(root, name))
+                digest.update(f"{root}/{name} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def unpack(tarball: Path, dest: Path) -> Path:
+    """Unpack into dest/ and return the kernel tree inside it."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    progress(f"unpacking {tarball}")
+    proc = subprocess.run(["tar", "-xf", str(tarball), "-C", str(dest)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        lines = [l for l in proc.stderr.strip().splitlines() if l]
+        shutil.rmtree(dest)
+        raise Y2038Error(f"corrupt tarball {tarball}: {lines[0] if lines else 'tar failed'}")
+    entries = [p for p in dest.iterdir()]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
+
+
+def prepare(kver: str) -> Tree:
+    """Unpack (or reuse) the tree and make its baseline commit."""
+    key, kind, path = resolve(kver)
+    state = work_dir() / key
+    state.mkdir(parents=True, exist_ok=True)
+    info_path = state / "tree.json"
+    print_name = f"{kind} {path}"
+    fp = fingerprint(kind, path)
+    if info_path.exists():
+        info = read_json(info_path, "tree")
+        if info.get("fingerprint") == fp and Path(info["git_dir"]).is_dir() and Path(info["src"]).is_dir():
+            progress(f"reusing {info['src']} (Linux {info['version']}, {print_name} unchanged)")
+            return Tree(info)
+    if kind == "tarball":
+        src = unpack(path, state / "unpacked")
+    else:
+        src = path
+    version = kernel_version(src)
+    git_dir = state / "git"
+    if git_dir.exists():
+        shutil.rmtree(git_dir)
+    info = {"source": str(path), "kind": kind, "fingerprint": fp, "src": str(src),
+            "git_dir": str(git_dir), "state": str(state), "version": version, "baseline": None}
+    tree = Tree(info)
+    progress(f"recording the pristine Linux {version} as the baseline commit (about a minute)")
+    tree.git("init", "-q")
+    # Debian's tarball ships a .gitignore whose first rule is "/*": force-add.
+    tree.git("add", "-A", "-f")
+    tree.git("commit", "-q", "--no-verify", "-m", f"Linux {version}\n\nPristine {path.name}.")
+    info["baseline"] = tree.git("rev-parse", "HEAD").stdout.strip()
+    write_json(info_path, info)
+    return Tree(info)
+
+
+def load(kver: str) -> Tree:
+    key, _, _ = resolve(kver)
+    return Tree(read_json(work_dir() / key / "tree.json", f"tree {kver}"))
