@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-COCCI_DIR = REPO / "cocci"
+COCCI_DIR = Path(os.environ.get("Y2038_COCCI_DIR") or REPO / "cocci")
 PATCHES_DIR = REPO / "generated-patches"
 
 # A fixed identity and date make the baseline and every generated commit

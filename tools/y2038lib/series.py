@@ -8,6 +8,7 @@ maintainer tree, campaign and subsystem, and split into postings of at most
 MAX_POSTING patches per tree (Documentation/process/submitting-patches.rst).
 Everything is deterministic: two runs give byte-identical output.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -72,8 +73,10 @@ class Maintainers:
         self.tree = tree
 
     def _get(self, *args):
+        # get_maintainer.pl orders equal-ranked names by Perl hash order: fix the seed
+        env = dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
         return run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback", *args],
-                   cwd=self.tree.src).stdout
+                   cwd=self.tree.src, env=env).stdout
 
     def lookup(self, relpath: str) -> dict:
         sections = self._get("--sections", "-f", relpath).split("\n\n")

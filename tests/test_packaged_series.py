@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The committed series for the packaged 6.1 tree is what the tools generate.
+
+Runs the real pipeline on /usr/src/linux-source-6.1.tar.xz (tree, apply,
+series), then checks: the output equals generated-patches/linux-<version>/
+byte for byte, a second run is identical, a re-run of the apply stage calls
+spatch zero times, checkpatch found no error, and the series applies with
+`git am` onto the pristine baseline.
+"""
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import REPO, run_cli
+from y2038lib import tree as tree_stage
+
+KVER = os.environ.get("KVER", "6.1")
+TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
+
+
+def tree_diff(a: Path, b: Path):
+    """Relative paths that differ between two directories (missing on either side included)."""
+    cmp = filecmp.dircmp(a, b)
+    out = [f"only in {a}: {n}" for n in cmp.left_only] + [f"only in {b}: {n}" for n in cmp.right_only]
+    out += [n for n in cmp.diff_files]
+    for sub in cmp.common_dirs:
+        out += [f"{sub}/{d}" for d in tree_diff(a / sub, b / sub)]
+    return out
+
+
+@unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
+class PackagedSeries(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-series-"))
+        run_cli("tree", "--kver", KVER, check=True)
+        cls.tree = tree_stage.load(KVER)
+        run_cli("apply", "--kver", KVER, check=True)
+        cls.first = cls.tmp / "first"
+        run_cli("series", "--kver", KVER, "--out", str(cls.first), check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_matches_committed_series(self):
+        committed = REPO / "generated-patches" / f"linux-{self.tree.version}"
+        if not committed.exists():
+            others = sorted(p.name for p in (REPO / "generated-patches").glob("linux-*"))
+            self.skipTest(f"installed linux-source-{KVER} is {self.tree.version} but the committed series is "
+                          f"{', '.join(others) or 'none'}: regenerate with `make series KVER={KVER}` and commit it")
+        self.assertEqual(tree_diff(committed, self.first), [],
+                         "generated series differs from the committed one; regenerate with `make series`")
+
+    def test_second_run_is_byte_identical(self):
+        second = self.tmp / "second"
+        run_cli("series", "--kver", KVER, "--out", str(second), check=True)
+        self.assertEqual(tree_diff(self.first, second), [])
+
+    def test_rerun_of_apply_reuses_every_result(self):
+        proc = run_cli("apply", "--kver", KVER, check=True)
+        matches = json.loads((self.tree.state / "matches.json").read_text())
+        self.assertEqual(matches["spatch_runs"], 0, proc.stdout)
+        self.assertGreater(matches["cache_hits"], 0)
+        self.assertTrue(matches["idempotent"])
+
+    def test_checkpatch_has_no_errors(self):
+        results = json.loads((self.first / "results.json").read_text())
+        self.assertGreater(len(results["patches"]), 0)
+        for patch in results["patches"]:
+            self.assertEqual(patch["checkpatch"]["errors"], [], patch["name"])
+
+    def test_series_applies_with_git_am(self):
+        series = (self.first / "series").read_text().split()
+        files = sorted({f for p in json.loads((self.first / "results.json").read_text())["patches"]
+                        for f in p["files"]})
+        work = self.tmp / "am"
+        git = ["git", "--git-dir", str(self.tree.git_dir)]
+        env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@t")
+        subprocess.run(git + ["worktree", "add", "-q", "--no-checkout", "--detach", str(work),
+                              self.tree.baseline], check=True, env=env)
+        try:
+            # only the touched files are checked out: git am needs nothing else
+            subprocess.run(["git", "sparse-checkout", "set", "--no-cone", *files], cwd=work, check=True)
+            subprocess.run(["git", "checkout", "-q"], cwd=work, check=True)
+            proc = subprocess.run(["git", "am", "-q", *[str(self.first / p) for p in series]], cwd=work,
+                                  env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            self.assertEqual(proc.returncode, 0, proc.stdout)
+            count = subprocess.run(["git", "rev-list", "--count", f"{self.tree.baseline}..HEAD"], cwd=work,
+                                   text=True, stdout=subprocess.PIPE, check=True).stdout.strip()
+            self.assertEqual(int(count), len(series))
+        finally:
+            subprocess.run(git + ["worktree", "remove", "--force", str(work)], check=False)

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every rule in cocci/ against its Coccinelle test triple (X.cocci, X.c, X.res).
+
+One test per rule: the rule turns X.c into exactly X.res (the file holds the
+code it must change and the look-alike code it must leave alone), changes
+nothing when run again on X.res, and has a complete header.  A failure
+prints the diff between the expected and the actual output.
+"""
+import difflib
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import REPO
+from y2038lib import rules
+
+
+def spatch(rule, source: Path) -> str:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "out.c"
+        proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "patch", "--very-quiet",
+                               *rule.options, str(source), "-o", str(out)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            raise AssertionError(f"spatch failed on {source.name}: {proc.stderr.strip()}")
+        return out.read_text() if out.exists() else source.read_text()
+
+
+class RuleTriples(unittest.TestCase):
+    def test_catalogue_is_not_empty(self):
+        self.assertGreater(sum(len(r) for _, r in rules.campaigns()), 0)
+
+
+def make_test(rule):
+    def test(self):
+        source = rule.path.with_suffix(".c")
+        expected = rule.path.with_suffix(".res")
+        self.assertTrue(source.exists() and expected.exists(),
+                        f"{rule.relpath} needs its test triple {source.name} and {expected.name}")
+        self.assertTrue(rule.tokens())
+        actual = spatch(rule, source)
+        diff = "".join(difflib.unified_diff(expected.read_text().splitlines(True), actual.splitlines(True),
+                                            f"{expected.name} (expected)", "spatch output"))
+        self.assertFalse(diff, f"{rule.relpath} output differs from {expected.name}:\n{diff}")
+        self.assertNotEqual(source.read_text(), expected.read_text(), f"{expected.name} shows no change")
+        again = spatch(rule, expected)
+        self.assertEqual(again, expected.read_text(), f"{rule.relpath} is not idempotent on {expected.name}")
+    return test
+
+
+for _campaign, _rules in rules.campaigns():
+    for _rule in _rules:
+        setattr(RuleTriples, f"test_{_campaign.replace('-', '_')}__{_rule.name}", make_test(_rule))
