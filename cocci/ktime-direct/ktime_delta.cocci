@@ -33,7 +33,7 @@ expression later, earlier;
 type T;
 @@
 fn(...) {
-<...
+<+...
 (
 - (T)ktime_to_us(ktime_sub(later, earlier))
 + (T)ktime_us_delta(later, earlier)
@@ -47,7 +47,7 @@ fn(...) {
 - ktime_to_ms(ktime_sub(later, earlier))
 + ktime_ms_delta(later, earlier)
 )
-...>
+...+>
 }
 
 @depends on context@
@@ -56,9 +56,9 @@ identifier to_unit = {ktime_to_us, ktime_to_ms};
 expression later, earlier;
 @@
 fn(...) {
-<...
+<+...
 * to_unit(ktime_sub(later, earlier))
-...>
+...+>
 }
 
 @found depends on report || org@

@@ -60,7 +60,7 @@ type T;
 position p != signedness_matters.p;
 @@
 fn(...) {
-<...
+<+...
 (
 // spelled out so that spatch keeps "(T)x" without a space after the cast
 - (T)ktime_to_ns@p(clock())
@@ -69,7 +69,7 @@ fn(...) {
 - ktime_to_ns@p(clock())
 + clock_ns()
 )
-...>
+...+>
 }
 
 @depends on context@
@@ -84,9 +84,9 @@ identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
 position p != signedness_matters.p;
 @@
 fn(...) {
-<...
+<+...
 * ktime_to_ns@p(clock())
-...>
+...+>
 }
 
 @found depends on report || org@

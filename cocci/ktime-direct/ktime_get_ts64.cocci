@@ -41,7 +41,7 @@ fresh identifier clock_ts64 = clock ## "_ts64";
 expression ts;
 @@
 fn(...) {
-<...
+<+...
 (
 - *ts = ktime_to_timespec64(clock());
 + clock_ts64(ts);
@@ -49,7 +49,7 @@ fn(...) {
 - ts = ktime_to_timespec64(clock());
 + clock_ts64(&ts);
 )
-...>
+...+>
 }
 
 @depends on context@
@@ -64,9 +64,9 @@ identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
 expression ts;
 @@
 fn(...) {
-<...
+<+...
 * ts = ktime_to_timespec64(clock());
-...>
+...+>
 }
 
 @found depends on report || org@

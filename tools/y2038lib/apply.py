@@ -97,6 +97,46 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int) -> dict:
         return result
 
 
+def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
+    """One rule on many files in one spatch process (--file-groups: each file
+    its own group, so a timeout or parse error stays with its file).  Files
+    the process did not get to are run one by one."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
+        root = Path(scratch) / "in"
+        for relpath, content in inputs.items():
+            (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (root / relpath).write_bytes(content)
+        groups = Path(scratch) / "groups"
+        groups.write_text("\n\n".join(inputs) + "\n")
+        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+               "--timeout", str(timeout), *rule.options, "--file-groups", str(groups), "--out-place"]
+        try:
+            log = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 timeout=timeout * len(inputs) + 60).stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            log = ""
+        for chunk in re.split(r"^(?=HANDLING: |Skipping: )", log, flags=re.M):
+            m = re.match(r"(HANDLING|Skipping): (\S+)\n", chunk)
+            if not m or m.group(2) not in inputs:
+                continue
+            relpath = m.group(2)
+            if (exn := re.search(r"^EXN: (.*) in ", chunk, re.M)):
+                status = "timeout" if "Timeout" in exn.group(1) else "failed"
+                detail = f"spatch --timeout {timeout} expired" if status == "timeout" else exn.group(1)
+                results[relpath] = {"status": status, "detail": detail}
+                continue
+            unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", chunk, re.M))
+            out = root / f"{relpath}.cocci_res"
+            if out.exists() and out.read_bytes() != inputs[relpath]:
+                results[relpath] = {"status": "changed", "unparsed_lines": unparsed, "output": out.read_bytes()}
+            else:
+                results[relpath] = {"status": "unchanged", "unparsed_lines": unparsed}
+    for relpath in inputs.keys() - results.keys():
+        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout)
+    return results
+
+
 def count_sites(before: bytes, after: bytes) -> int:
     """Changed sites, counted as removed lines of the unified diff."""
     diff = difflib.unified_diff(before.decode(errors="replace").splitlines(),
@@ -110,7 +150,8 @@ class Applier:
         self.jobs = jobs
         self.timeout = timeout
         self.version = spatch_version()
-        self.cache = SpatchCache(work_dir() / "cache" / "spatch", self.version)
+        cache_root = os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch"
+        self.cache = SpatchCache(Path(cache_root), self.version)
         self.current = {}  # relpath -> content after the rules run so far
         self.spatch_runs = 0
         self.cache_hits = 0
@@ -138,28 +179,37 @@ class Applier:
         return sorted(files)
 
     def run_rule(self, rule, files):
-        """Returns {relpath: result} for one rule over files, using the cache."""
-        def one(relpath):
+        """Returns {relpath: result} for one rule over files: cached results
+        first, the rest in one spatch batch per job."""
+        done, todo = {}, {}
+        for relpath in files:
             data = self.content(relpath)
             key = self.cache.key(rule, relpath, data)
             result = self.cache.get(key)
             if result is None:
-                result = run_spatch(rule, relpath, data, self.timeout)
-                self.spatch_runs += 1
-                if result["status"] in ("changed", "unchanged"):
-                    self.cache.put(key, result)
+                todo[relpath] = (key, data)
             else:
                 self.cache_hits += 1
-            return relpath, data, result
-
-        done = {}
+                done[relpath] = dict(result, input=data)
+        if not todo:
+            return done
+        # largest files first, dealt round-robin: batches of similar cost
+        order = sorted(todo, key=lambda f: (-len(todo[f][1]), f))
+        batches = [order[n::self.jobs] for n in range(self.jobs) if order[n::self.jobs]]
         start = time.monotonic()
+
+        def one(batch):
+            return run_spatch_batch(rule, {f: todo[f][1] for f in batch}, self.timeout)
+
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            for n, (relpath, data, result) in enumerate(pool.map(one, files), 1):
-                result["input"] = data
-                done[relpath] = result
-                if n % 25 == 0 or n == len(files):
-                    progress(f"  {rule.relpath}: {n}/{len(files)} files, {time.monotonic() - start:.0f} s")
+            for results in pool.map(one, batches):
+                for relpath, result in results.items():
+                    key, data = todo[relpath]
+                    if result["status"] in ("changed", "unchanged"):
+                        self.cache.put(key, result)
+                    done[relpath] = dict(result, input=data)
+        self.spatch_runs += len(todo)
+        progress(f"  {rule.relpath}: spatch on {len(todo)} files in {time.monotonic() - start:.0f} s")
         return done
 
     def commit(self, files, parent: str, message: str) -> str:

@@ -70,7 +70,7 @@ def main(argv=None) -> int:
 
 def summarize(report: dict) -> None:
     print(f"Linux {report['version']}: apply stage {report['seconds']} s "
-          f"({report['spatch_runs']} spatch runs, {report['cache_hits']} cached)")
+          f"({report['spatch_runs']} files through spatch, {report['cache_hits']} results from the cache)")
     for campaign in report["campaigns"]:
         for rule in campaign["rules"]:
             extra = ""

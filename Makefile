@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# y2038 toolkit: see README.md.  Every target installs what it needs first.
+
+KVER ?= 6.1
+JOBS ?= $(shell nproc)
+SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
+Y2038 := tools/y2038
+export KVER SIGNOFF
+
+.PHONY: help deps run tree apply series test test-rules
+
+help:
+	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
+	@echo
+	@echo "  make run     KVER=6.1   deps + tree + apply + series: the patch series in generated-patches/"
+	@echo "  make test               deps + every test (rule triples, bad inputs, packaged-series drift)"
+	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
+	@echo "  make deps               install missing Debian packages (apt-get, as root)"
+	@echo "  make tree|apply|series  one stage (see tools/y2038 --help)"
+	@echo
+	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=$(JOBS)"
+	@echo "           SIGNOFF='Name <email>'  Y2038_WORK=dir (default ~/.cache/y2038)"
+
+deps:
+	$(Y2038) deps --kver $(KVER)
+
+run:
+	$(Y2038) run --kver $(KVER) --jobs $(JOBS) --signoff "$(SIGNOFF)"
+
+tree: deps
+	$(Y2038) tree --kver $(KVER)
+
+apply:
+	$(Y2038) apply --kver $(KVER) --jobs $(JOBS)
+
+series: tree apply
+	$(Y2038) series --kver $(KVER) --signoff "$(SIGNOFF)"
+
+test: deps
+	tests/run_tests.py
+
+test-rules:
+	tests/run_tests.py test_rules.py
