@@ -1,0 +1,87 @@
+/* Must change: plain locals read through tv_sec and tv_usec. */
+static void stamp_event(struct my_event *ev)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	ev->sec = tv.tv_sec;
+	ev->usec = tv.tv_usec;
+}
+
+static unsigned long elapsed_ms(unsigned long start_ms)
+{
+	struct timeval now;
+	unsigned long ms;
+
+	do_gettimeofday(&now);
+	ms = now.tv_sec * 1000 + now.tv_usec / 1000;
+	return ms - start_ms;
+}
+
+static int wait_ready(struct my_dev *dev)
+{
+	struct timeval start;
+	struct timeval now;
+	int ret = 0;
+
+	do_gettimeofday(&start);
+	while (!ready(dev)) {
+		do_gettimeofday(&now);
+		if (now.tv_sec - start.tv_sec > 2) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+	}
+#ifdef DEBUG
+	if (now.tv_usec > start.tv_usec)
+		dev->usecs = now.tv_usec - start.tv_usec;
+#endif
+	return ret;
+}
+
+/* Must NOT change: the value escapes, is written, printed, or not a plain local. */
+static long ioctl_time(void __user *arg)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	if (copy_to_user(arg, &tv, sizeof(tv)))
+		return -EFAULT;
+	return 0;
+}
+
+static void fill_wire(struct wire_hdr *hdr)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	tv.tv_usec += 500;
+	hdr->stamp = tv;
+}
+
+static void log_time(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	pr_info("now %ld.%06ld\n", tv.tv_sec, tv.tv_usec);
+}
+
+static void stamp_field(struct my_dev *dev)
+{
+	do_gettimeofday(&dev->last_irq);
+}
+
+static void from_pointer(struct timeval *out)
+{
+	do_gettimeofday(out);
+}
+
+static int two_in_one_declaration(void)
+{
+	struct timeval start, now;
+
+	do_gettimeofday(&start);
+	do_gettimeofday(&now);
+	return now.tv_sec - start.tv_sec;
+}
