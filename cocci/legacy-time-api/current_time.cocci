@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Use current_time(inode) instead of CURRENT_TIME and CURRENT_TIME_SEC
+/// for inode timestamps.
+///
+/// CURRENT_TIME and CURRENT_TIME_SEC gave a struct timespec and ignored the
+/// file system's timestamp granularity and range; they were removed in
+/// Linux 4.12.  current_time(inode) returns the inode's timestamp type,
+/// truncated to what the file system stores.  Assignments to an inode's
+/// i_atime, i_mtime and i_ctime change, chained ones included.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: Other uses of CURRENT_TIME have no inode to ask and are
+//  reported; see also timespec_locals.cocci.  Linux 6.6 and later want
+//  inode_set_ctime_current() for i_ctime: this rule targets 4.12 to 6.5.
+// Scope: fs/ drivers/ arch/ ipc/ kernel/ mm/ net/ security/
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 4.9 (current_time)
+// Removed: 4.12 (CURRENT_TIME, CURRENT_TIME_SEC)
+// Subject: use current_time() for inode timestamps
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: CURRENT_TIME, current_time, inode
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@inode_times depends on patch@
+expression inode;
+identifier stamp = {i_atime, i_mtime, i_ctime};
+identifier now = {CURRENT_TIME, CURRENT_TIME_SEC};
+@@
+ inode->stamp =
+- now
++ current_time(inode)
+
+@found depends on context || report || org@
+identifier now = {CURRENT_TIME, CURRENT_TIME_SEC};
+position p;
+@@
+* now@p
+
+@script:python depends on report@
+p << found.p;
+now << found.now;
+@@
+coccilib.report.print_report(p[0], "WARNING: %s was removed in Linux 4.12: use current_time(inode) or ktime_get_coarse_real_ts64()" % now)
+
+@script:python depends on org@
+p << found.p;
+now << found.now;
+@@
+coccilib.org.print_todo(p[0], "%s was removed in Linux 4.12" % now)

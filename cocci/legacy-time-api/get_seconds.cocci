@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Use ktime_get_real_seconds() instead of get_seconds().
+///
+/// get_seconds() returns the wall-clock seconds as unsigned long, which
+/// wraps in 2106 on 32-bit machines and invites storing the value in a
+/// 32-bit signed variable; it was removed in Linux 5.11.
+/// ktime_get_real_seconds() returns the same clock as time64_t.
+///
+/// The call is replaced in place.  Where the result is stored in a 32-bit
+/// variable the truncation stays what it was; the y2038-hazards campaign
+/// reports such stores.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: The definition of get_seconds() itself is left alone.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.17 (ktime_get_real_seconds)
+// Removed: 5.11 (get_seconds)
+// Subject: use ktime_get_real_seconds() instead of get_seconds()
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: get_seconds, ktime_get_real_seconds
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@seconds depends on patch@
+identifier fn != get_seconds;
+type T;
+@@
+fn(...) {
+<+...
+(
+// spelled out so that spatch keeps "(T)x" without a space after the cast
+- (T)get_seconds()
++ (T)ktime_get_real_seconds()
+|
+- get_seconds()
++ ktime_get_real_seconds()
+)
+...+>
+}
+
+@found depends on context || report || org@
+identifier fn != get_seconds;
+position p;
+@@
+fn(...) {
+<+...
+* get_seconds@p()
+...+>
+}
+
+@script:python depends on report@
+p << found.p;
+@@
+coccilib.report.print_report(p[0], "WARNING: get_seconds() was removed in Linux 5.11: use ktime_get_real_seconds()")
+
+@script:python depends on org@
+p << found.p;
+@@
+coccilib.org.print_todo(p[0], "get_seconds() was removed in Linux 5.11: use ktime_get_real_seconds()")

@@ -1,0 +1,81 @@
+/* Must change: locals whose every use has a timespec64 twin. */
+static u64 uptime_ns(void)
+{
+	struct timespec ts;
+
+	ktime_get_ts(&ts);
+	return timespec_to_ns(&ts);
+}
+
+static void sample(struct clk_stats *st)
+{
+	struct timespec now;
+	struct timespec raw;
+
+	getnstimeofday(&now);
+	getrawmonotonic(&raw);
+	st->wall_sec = now.tv_sec;
+	st->raw_nsec = raw.tv_nsec;
+}
+
+static bool deadline_passed(struct wd *wd)
+{
+	struct timespec now;
+	struct timespec deadline;
+
+	now = current_kernel_time();
+	set_normalized_timespec(&deadline, wd->start_sec + wd->timeout, 0);
+	timespec_add_ns(&deadline, wd->slack_ns);
+	return timespec_compare(&now, &deadline) > 0;
+}
+
+static s64 elapsed(struct wd *wd)
+{
+	struct timespec start;
+	struct timespec end;
+	struct timespec delta;
+
+	start = ns_to_timespec(wd->start_ns);
+	get_monotonic_boottime(&end);
+	delta = timespec_sub(end, start);
+	if (!timespec_valid(&delta))
+		return -EINVAL;
+	return ktime_to_ns(timespec_to_ktime(delta));
+}
+
+/* Must NOT change: values that escape, and everything combined with them. */
+static long get_time(struct timespec __user *uts)
+{
+	struct timespec ts;
+
+	getnstimeofday(&ts);
+	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+static int compare_with_escaping(struct wd *wd)
+{
+	struct timespec now;
+	struct timespec then;
+
+	getnstimeofday(&now);
+	wd_record(wd, &then);
+	return timespec_equal(&now, &then);
+}
+
+static void print_it(void)
+{
+	struct timespec ts;
+
+	getnstimeofday(&ts);
+	pr_info("time %ld.%09ld\n", ts.tv_sec, ts.tv_nsec);
+}
+
+static void fill_param(struct timespec *ts)
+{
+	getnstimeofday(ts);
+}
+
+static void fill_field(struct wd *wd)
+{
+	wd->last = current_kernel_time();
+}

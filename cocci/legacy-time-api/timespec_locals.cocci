@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Convert struct timespec locals and the APIs that fill and use them to
+/// struct timespec64 and the 64-bit APIs.
+///
+/// struct timespec keeps seconds in a long, which overflows on 32-bit
+/// machines in January 2038; the kernel's struct timespec and its APIs
+/// were removed by Linux 5.6.  A local struct timespec becomes a struct
+/// timespec64 when every use of it has a 64-bit twin: getnstimeofday(),
+/// ktime_get_ts(), ktime_get_real_ts(), getrawmonotonic(),
+/// get_monotonic_boottime(), timekeeping_clocktai() and getboottime()
+/// become the *_ts64() accessors; current_kernel_time() and CURRENT_TIME
+/// become ktime_get_coarse_real_ts64(); ktime_to_timespec(),
+/// ns_to_timespec(), timespec_to_ktime(), timespec_to_ns(),
+/// timespec_valid(), set_normalized_timespec(), timespec_add_ns(),
+/// timespec_compare(), timespec_equal(), timespec_add() and timespec_sub()
+/// become their timespec64 forms; tv_sec and tv_nsec keep their names.
+///
+/// A local whose value escapes (its address or the whole structure passed
+/// to anything else, tv_sec printed with a printk format or addressed) is
+/// left alone together with every local it is combined with, and reported.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: Declarations with an initializer or several variables are
+//  left alone.  Function parameters, fields and globals are reported, not
+//  changed: their type is an interface.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.17 (struct timespec64), 4.18 (ktime_get_*_ts64)
+// Removed: 5.6 (struct timespec in the kernel and its APIs)
+// Subject: convert struct timespec locals to timespec64
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: timespec, timespec64, getnstimeofday, y2038
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+escaping = set()
+links = {}
+
+def link(fn, a, b):
+    links.setdefault((fn, a), set()).add(b)
+    links.setdefault((fn, b), set()).add(a)
+
+def convertible(fn, ts):
+    """No local it is combined with, directly or not, escapes."""
+    seen, todo = set(), [ts]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if (fn, name) in escaping:
+            return False
+        seen.add(name)
+        todo.extend(links.get((fn, name), ()))
+    return True
+
+@script:python new_file@
+@@
+escaping.clear()
+links.clear()
+
+@ts_local@
+identifier fn, ts;
+@@
+fn(...) {
+  ... when any
+  struct timespec ts;
+  ... when any
+}
+
+@uses@
+identifier ts_local.fn;
+identifier ts_local.ts;
+identifier fill = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
+                   timespec_to_ns, timespec_valid, set_normalized_timespec,
+                   timespec_add_ns};
+identifier value = {ktime_to_timespec, ns_to_timespec};
+identifier pair = {timespec_compare, timespec_equal};
+identifier arith = {timespec_add, timespec_sub};
+identifier a, b;
+expression list args;
+expression E;
+position p;
+@@
+fn(...) {
+<+...
+(
+ fill(&ts@p, args)
+|
+ fill(&ts@p)
+|
+ ts@p = current_kernel_time()
+|
+ ts@p = CURRENT_TIME
+|
+ ts@p = value(E)
+|
+ timespec_to_ktime(ts@p)
+|
+ pair(&ts@p, &a)
+|
+ pair(&a, &ts@p)
+|
+ ts@p = arith(a, b)
+|
+ a = arith(ts@p, b)
+|
+ a = arith(b, ts@p)
+|
+ ts@p.tv_sec
+|
+ ts@p.tv_nsec
+)
+...+>
+}
+
+@other_use@
+identifier ts_local.fn;
+identifier ts_local.ts;
+position q != uses.p;
+@@
+fn(...) {
+<+...
+ ts@q
+...+>
+}
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+q << other_use.q;
+@@
+escaping.add((fn, ts))
+
+@risky@
+identifier ts_local.fn;
+identifier ts_local.ts;
+identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
+position w;
+@@
+fn(...) {
+<+...
+(
+ &ts@w.tv_sec
+|
+ print(..., <+... ts@w.tv_sec ...+>, ...)
+)
+...+>
+}
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+w << risky.w;
+@@
+escaping.add((fn, ts))
+
+@combined@
+identifier ts_local.fn;
+identifier a, b, c;
+identifier pair = {timespec_compare, timespec_equal};
+identifier arith = {timespec_add, timespec_sub};
+@@
+fn(...) {
+<+...
+(
+ pair(&a, &b)
+|
+ c = arith(a, b)
+)
+...+>
+}
+
+@script:python@
+fn << ts_local.fn;
+a << combined.a;
+b << combined.b;
+c << combined.c = "";
+@@
+link(fn, a, b)
+if c:
+    link(fn, a, c)
+
+@convert_decl depends on patch@
+identifier ts_local.fn;
+identifier ts_local.ts : script:python(fn) { convertible(fn, ts) };
+@@
+fn(...) {
+  ...
+- struct timespec
++ struct timespec64
+  ts;
+  ...
+}
+
+// Uses change only where the declaration did.
+@convert_uses depends on patch@
+identifier ts_local.fn;
+identifier ts_local.ts : script:python(fn) { convertible(fn, ts) };
+expression list args;
+expression E, E2;
+identifier a;
+@@
+fn(...) {
+  ... when any
+  struct timespec64 ts;
+  <...
+(
+- getnstimeofday(&ts)
++ ktime_get_real_ts64(&ts)
+|
+- ktime_get_ts(&ts)
++ ktime_get_ts64(&ts)
+|
+- ktime_get_real_ts(&ts)
++ ktime_get_real_ts64(&ts)
+|
+- getrawmonotonic(&ts)
++ ktime_get_raw_ts64(&ts)
+|
+- get_monotonic_boottime(&ts)
++ ktime_get_boottime_ts64(&ts)
+|
+- timekeeping_clocktai(&ts)
++ ktime_get_clocktai_ts64(&ts)
+|
+- getboottime(&ts)
++ getboottime64(&ts)
+|
+- ts = current_kernel_time()
++ ktime_get_coarse_real_ts64(&ts)
+|
+- ts = CURRENT_TIME
++ ktime_get_coarse_real_ts64(&ts)
+|
+- ts = ktime_to_timespec(E)
++ ts = ktime_to_timespec64(E)
+|
+- ts = ns_to_timespec(E)
++ ts = ns_to_timespec64(E)
+|
+- timespec_to_ktime(ts)
++ timespec64_to_ktime(ts)
+|
+- timespec_to_ns(&ts)
++ timespec64_to_ns(&ts)
+|
+- timespec_valid(&ts)
++ timespec64_valid(&ts)
+|
+- set_normalized_timespec(&ts, args)
++ set_normalized_timespec64(&ts, args)
+|
+- timespec_add_ns(&ts, args)
++ timespec64_add_ns(&ts, args)
+|
+- timespec_compare(&ts, &a)
++ timespec64_compare(&ts, &a)
+|
+- timespec_equal(&ts, &a)
++ timespec64_equal(&ts, &a)
+|
+- ts = timespec_add(E, E2)
++ ts = timespec64_add(E, E2)
+|
+- ts = timespec_sub(E, E2)
++ ts = timespec64_sub(E, E2)
+)
+  ...>
+}
+
+@found depends on report || org@
+identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+                  get_monotonic_boottime, timekeeping_clocktai, getboottime,
+                  current_kernel_time, ktime_to_timespec, ns_to_timespec,
+                  timespec_to_ktime, timespec_to_ns, timespec_valid,
+                  set_normalized_timespec, timespec_add_ns, timespec_compare,
+                  timespec_equal, timespec_add, timespec_sub};
+position p;
+@@
+ old@p(...)
+
+@script:python depends on report@
+p << found.p;
+old << found.old;
+@@
+coccilib.report.print_report(p[0], "WARNING: %s() works on struct timespec, removed in Linux 5.6: use the timespec64 API" % old)
+
+@script:python depends on org@
+p << found.p;
+old << found.old;
+@@
+coccilib.org.print_todo(p[0], "%s() works on struct timespec, removed in Linux 5.6" % old)
+
+@depends on context@
+identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+                  get_monotonic_boottime, timekeeping_clocktai, getboottime,
+                  current_kernel_time};
+@@
+* old(...)
