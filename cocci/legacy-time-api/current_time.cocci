@@ -20,6 +20,7 @@
 // Subject: use current_time() for inode timestamps
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: CURRENT_TIME, current_time, inode
+// Prefilter: CURRENT_TIME CURRENT_TIME_SEC
 
 virtual patch
 virtual context
