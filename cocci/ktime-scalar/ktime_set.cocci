@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Build scalar ktime_t values directly: ktime_set(0, x) is x and
+/// ktime_add_ns(ktime_set(s, 0), ns) is ktime_set(s, ns).
+///
+/// With ktime_t a plain s64 nanosecond count (Linux 3.17), ktime_set(0, x)
+/// is just x; Linux 4.10 (commit 8b0e195314fa) replaced it in 56 files.
+/// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
+/// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
+/// call (the seed commit's ktime_get() change).
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: ktime_set(0, 0) becomes 0.  The definitions of ktime_set()
+//  and ktime_add_ns() themselves are left alone.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.17 (scalar ktime_t)
+// Removed: -
+// Subject: build scalar ktime_t values without ktime_set(0, x)
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: ktime_set, ktime_add_ns
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@split depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+expression s, ns;
+@@
+fn(...) {
+<+...
+- ktime_add_ns(ktime_set(s, 0), ns)
++ ktime_set(s, ns)
+...+>
+}
+
+// Where the value stands alone (an argument, the right of an assignment,
+// an initializer, a return value) it needs no parentheses.
+@alone depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+identifier f;
+expression E, ns;
+@@
+fn(...) {
+<+...
+(
+ f(...,
+- ktime_set(0, ns)
++ ns
+ ,...)
+|
+ E =
+- ktime_set(0, ns)
++ ns
+)
+...+>
+}
+
+@alone_init depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+type T;
+identifier x;
+expression ns;
+@@
+fn(...) {
+<+...
+ T x =
+- ktime_set(0, ns)
++ ns
+ ;
+...+>
+}
+
+@alone_return depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+expression ns;
+@@
+fn(...) {
+<+...
+ return
+- ktime_set(0, ns)
++ ns
+ ;
+...+>
+}
+
+// Anywhere else a compound value keeps its grouping.
+@grouped depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+expression ns, e;
+constant c;
+idexpression id;
+identifier m, f;
+expression list args;
+@@
+fn(...) {
+<+...
+(
+- ktime_set(0, c)
++ c
+|
+- ktime_set(0, id)
++ id
+|
+- ktime_set(0, e->m)
++ e->m
+|
+- ktime_set(0, e.m)
++ e.m
+|
+- ktime_set(0, f(args))
++ f(args)
+|
+- ktime_set(0, ns)
++ (ns)
+)
+...+>
+}
+
+@found depends on context || report || org@
+expression s, ns;
+position p;
+@@
+(
+* ktime_add_ns@p(ktime_set(s, 0), ns)
+|
+* ktime_set@p(0, ns)
+)
+
+@script:python depends on report@
+p << found.p;
+@@
+if p[0].current_element not in ("ktime_set", "ktime_add_ns"):
+    coccilib.report.print_report(p[0], "WARNING: ktime_t is scalar: build the value directly")
+
+@script:python depends on org@
+p << found.p;
+@@
+if p[0].current_element not in ("ktime_set", "ktime_add_ns"):
+    coccilib.org.print_todo(p[0], "ktime_t is scalar: build the value directly")

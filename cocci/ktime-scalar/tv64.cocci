@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Drop the .tv64 accessor of ktime_t: a ktime_t is the nanosecond count.
+///
+/// Linux 3.17 (commit 24e4a8c3e886) made ktime_t a scalar s64 on every
+/// architecture, leaving union ktime with its single tv64 member only as
+/// an accessor; Linux 4.10 (commit 2456e8553544) removed the union, and
+/// ktime_t became "typedef s64 ktime_t".  Legacy code that reads or writes
+/// kt.tv64, kt_ptr->tv64, (ktime_t){ .tv64 = x } or initialises a ktime_t
+/// with { .tv64 = x } uses the value itself instead.
+///
+/// Expressions whose type is known to be something else than ktime_t keep
+/// their .tv64 (struct kvmppc_exit_timing in arch/powerpc/kvm has one).
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: An expression of unknown type (a field of a structure declared
+//  in a header not given to spatch) is taken to be a ktime_t, since no
+//  other kernel type but the powerpc one had a tv64 member.  Nested
+//  designators (.stamp.tv64 = x) and a { .tv64 = x } initialiser of a
+//  structure field are reported, not changed.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/ arch/powerpc/kvm/
+// Introduced: 3.17 (scalar ktime_t)
+// Removed: 4.10 (union ktime and .tv64)
+// Subject: use ktime_t values directly instead of .tv64
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: tv64, ktime_t, union ktime
+// Prefilter: tv64
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@other_type@
+typedef ktime_t;
+type T != ktime_t;
+T e;
+T *ep;
+position p;
+@@
+(
+ e.tv64@p
+|
+ ep->tv64@p
+)
+
+@scalar_init depends on patch@
+typedef ktime_t;
+expression E;
+identifier kt;
+@@
+ ktime_t kt =
+- { .tv64 = E }
++ E
+ ;
+
+@scalar depends on patch@
+typedef ktime_t;
+expression e, E;
+position p != other_type.p;
+@@
+(
+- (ktime_t){ .tv64 = E }
++ E
+|
+- e.tv64@p
++ e
+|
+- e->tv64@p++
++ (*e)++
+|
+- e->tv64@p--
++ (*e)--
+|
+- e->tv64@p
++ *e
+)
+
+@found depends on context || report || org@
+identifier member = tv64;
+position p;
+@@
+* member@p
+
+@script:python depends on report@
+p << found.p;
+@@
+coccilib.report.print_report(p[0], "WARNING: .tv64 was removed with union ktime in Linux 4.10: a ktime_t is the s64 nanosecond count itself")
+
+@script:python depends on org@
+p << found.p;
+@@
+coccilib.org.print_todo(p[0], ".tv64 was removed with union ktime in Linux 4.10")
