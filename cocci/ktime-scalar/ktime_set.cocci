@@ -3,14 +3,15 @@
 /// ktime_add_ns(ktime_set(s, 0), ns) is ktime_set(s, ns).
 ///
 /// With ktime_t a plain s64 nanosecond count (Linux 3.17), ktime_set(0, x)
-/// is just x; Linux 4.10 (commit 8b0e195314fa) replaced it in 56 files.
+/// is just x; Linux 4.10 replaced it in 56 files.
 /// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
 /// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
-/// call (the seed commit's ktime_get() change).
+/// call, as Linux 3.17 did in ktime_get().
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
-// Comments: ktime_set(0, 0) becomes 0.  The definitions of ktime_set()
+// Comments: Linux 4.10 commit 8b0e195314fa did the same by hand.
+//  ktime_set(0, 0) becomes 0.  The definitions of ktime_set()
 //  and ktime_add_ns() themselves are left alone.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Drop the .tv64 accessor of ktime_t: a ktime_t is the nanosecond count.
 ///
-/// Linux 3.17 (commit 24e4a8c3e886) made ktime_t a scalar s64 on every
-/// architecture, leaving union ktime with its single tv64 member only as
-/// an accessor; Linux 4.10 (commit 2456e8553544) removed the union, and
-/// ktime_t became "typedef s64 ktime_t".  Legacy code that reads or writes
+/// Linux 3.17 made ktime_t a scalar s64 on every architecture, leaving
+/// union ktime with its single tv64 member only as an accessor; Linux 4.10
+/// removed the union, and ktime_t became "typedef s64 ktime_t".  Legacy code that reads or writes
 /// kt.tv64, kt_ptr->tv64, (ktime_t){ .tv64 = x } or initialises a ktime_t
 /// with { .tv64 = x } uses the value itself instead.
 ///
@@ -13,7 +12,8 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
-// Comments: An expression of unknown type (a field of a structure declared
+// Comments: Linux commits 24e4a8c3e886 (3.17) and 2456e8553544 (4.10).
+//  An expression of unknown type (a field of a structure declared
 //  in a header not given to spatch) is taken to be a ktime_t, since no
 //  other kernel type but the powerpc one had a tv64 member.  Nested
 //  designators (.stamp.tv64 = x) and a { .tv64 = x } initialiser of a
