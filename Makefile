@@ -7,7 +7,7 @@ SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply series test test-rules
+.PHONY: help deps run tree apply series test test-rules bench-apply
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -17,6 +17,7 @@ help:
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|series  one stage (see tools/y2038 --help)"
+	@echo "  make bench-apply        apply stage against make coccicheck, same rules and tree (minutes)"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=$(JOBS)"
 	@echo "           SIGNOFF='Name <email>'  Y2038_WORK=dir (default ~/.cache/y2038)"
@@ -41,3 +42,6 @@ test: deps
 
 test-rules:
 	tests/run_tests.py test_rules.py
+
+bench-apply: tree
+	tools/bench-apply $(KVER)
