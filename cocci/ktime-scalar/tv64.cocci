@@ -13,17 +13,19 @@
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: Linux commits 24e4a8c3e886 (3.17) and 2456e8553544 (4.10).
-//  An expression of unknown type (a field of a structure declared
-//  in a header not given to spatch) is taken to be a ktime_t, since no
-//  other kernel type but the powerpc one had a tv64 member.  Nested
+//  The driver gives spatch the tree's headers for the file's architecture
+//  (// Types: headers) so that field types are known; an expression whose
+//  type is still unknown is taken to be a ktime_t, since no other kernel
+//  type but the powerpc one had a tv64 member.  Nested
 //  designators (.stamp.tv64 = x) and a { .tv64 = x } initialiser of a
 //  structure field are reported, not changed.
 // Scope: all
-// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/ arch/powerpc/kvm/
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 (scalar ktime_t)
 // Removed: 4.10 (union ktime and .tv64)
 // Subject: use ktime_t values directly instead of .tv64
-// Options: --no-includes --include-headers --max-width 100
+// Options: --include-headers --include-headers-for-types --max-width 100
+// Types: headers
 // Keywords: tv64, ktime_t, union ktime
 // Prefilter: tv64
 

@@ -20,7 +20,6 @@
 // Subject: use current_time() for inode timestamps
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: CURRENT_TIME, current_time, inode
-// Prefilter: CURRENT_TIME CURRENT_TIME_SEC
 
 virtual patch
 virtual context
@@ -30,11 +29,15 @@ virtual report
 @inode_times depends on patch@
 expression inode;
 identifier stamp = {i_atime, i_mtime, i_ctime};
-identifier now = {CURRENT_TIME, CURRENT_TIME_SEC};
 @@
  inode->stamp =
-- now
+(
+- CURRENT_TIME
 + current_time(inode)
+|
+- CURRENT_TIME_SEC
++ current_time(inode)
+)
 
 @found depends on context || report || org@
 identifier now = {CURRENT_TIME, CURRENT_TIME_SEC};

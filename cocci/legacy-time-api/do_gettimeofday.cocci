@@ -38,11 +38,16 @@ virtual report
 @@
 escaping = set()
 
-@script:python new_file@
+// Only files that call the API are worth parsing (and spatch's --use-gitgrep knows it).
+@uses_api@
+@@
+ do_gettimeofday(...)
+
+@script:python new_file depends on uses_api@
 @@
 escaping.clear()
 
-@tv_local@
+@tv_local depends on uses_api@
 identifier fn, tv;
 @@
 fn(...) {

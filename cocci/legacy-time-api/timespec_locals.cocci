@@ -59,12 +59,57 @@ def convertible(fn, ts):
         todo.extend(links.get((fn, name), ()))
     return True
 
-@script:python new_file@
+// Only files that use the API are worth parsing (and spatch's --use-gitgrep knows it).
+@uses_api@
+@@
+(
+ getnstimeofday(...)
+|
+ ktime_get_ts(...)
+|
+ ktime_get_real_ts(...)
+|
+ getrawmonotonic(...)
+|
+ get_monotonic_boottime(...)
+|
+ timekeeping_clocktai(...)
+|
+ getboottime(...)
+|
+ current_kernel_time(...)
+|
+ CURRENT_TIME
+|
+ ktime_to_timespec(...)
+|
+ ns_to_timespec(...)
+|
+ timespec_to_ktime(...)
+|
+ timespec_to_ns(...)
+|
+ timespec_valid(...)
+|
+ set_normalized_timespec(...)
+|
+ timespec_add_ns(...)
+|
+ timespec_compare(...)
+|
+ timespec_equal(...)
+|
+ timespec_add(...)
+|
+ timespec_sub(...)
+)
+
+@script:python new_file depends on uses_api@
 @@
 escaping.clear()
 links.clear()
 
-@ts_local@
+@ts_local depends on uses_api@
 identifier fn, ts;
 @@
 fn(...) {

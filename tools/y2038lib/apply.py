@@ -44,9 +44,10 @@ class SpatchCache:
         self.root = root
         self.version = version
 
-    def key(self, rule, relpath: str, content: bytes) -> str:
+    def key(self, rule, relpath: str, content: bytes, context: str = "") -> str:
+        """context: what else the result depends on (the tree, for rules that read headers)."""
         h = hashlib.sha256()
-        for part in (self.version, rule.digest, " ".join(rule.options), relpath):
+        for part in (self.version, rule.digest, " ".join(rule.options), relpath, context):
             h.update(part.encode() + b"\0")
         h.update(content)
         return h.hexdigest()
@@ -69,7 +70,20 @@ class SpatchCache:
         (folder / f"{key}.json").write_text(json.dumps(meta, sort_keys=True))
 
 
-def run_spatch(rule, relpath: str, content: bytes, timeout: int) -> dict:
+def type_options(src: Path, relpath: str):
+    """Include paths so that spatch knows the types of fields declared in the
+    tree's headers, for the architecture the file belongs to."""
+    parts = relpath.split("/")
+    arch = parts[1] if parts[0] == "arch" and len(parts) > 2 else "x86"
+    dirs = [str(Path(relpath).parent), f"arch/{arch}/include", f"arch/{arch}/include/uapi",
+            f"arch/{arch}/include/generated", "include", "include/uapi"]
+    options = ["--recursive-includes", "--relax-include-path"]
+    for d in dirs:
+        options += ["-I", str(src / d)]
+    return options
+
+
+def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> dict:
     """One rule on one file, in a scratch directory so the tree is never written."""
     with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
         src = Path(scratch) / "in" / relpath
@@ -77,7 +91,7 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int) -> dict:
         src.write_bytes(content)
         out = Path(scratch) / "out"
         cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
-               "--timeout", str(timeout), *rule.options, relpath, "-o", str(out)]
+               "--timeout", str(timeout), *rule.options, *extra, relpath, "-o", str(out)]
         try:
             proc = subprocess.run(cmd, cwd=Path(scratch) / "in", stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, timeout=timeout + 60)
@@ -161,22 +175,34 @@ class Applier:
             return self.current[relpath]
         return (self.tree.src / relpath).read_bytes()
 
-    def candidates(self, rule):
-        """Files of the rule's scope holding one of its tokens (git grep), plus
-        files changed by earlier rules that now hold one."""
-        pattern = r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b"
-        pathspecs = [f"{p}*.[ch]" if p.endswith("/") else p for p in rule.scope] or ["*.[ch]"]
-        pathspecs += [f":(exclude){p}" for p in rule.exclude]
-        proc = self.tree.git("grep", "-l", "-E", "-I", pattern, "--", *pathspecs, check=False)
+    def index_tokens(self, rules) -> None:
+        """One git grep over the tree for the tokens of all the rules:
+        {token: set of files} (a scan per rule costs seconds each)."""
+        tokens = sorted({t for r in rules for t in r.tokens()})
+        self.token_files = {t: set() for t in tokens}
+        if not tokens:
+            return
+        proc = self.tree.git("grep", "-o", "-w", "-I", "-E", "(" + "|".join(map(re.escape, tokens)) + ")",
+                             "--", "*.[ch]", check=False)
         if proc.returncode not in (0, 1):
-            raise Y2038Error(f"git grep failed for {rule.relpath}: {proc.stderr.strip()}")
-        files = set(proc.stdout.split())
-        regex = re.compile(pattern.encode())
+            raise Y2038Error(f"git grep failed: {proc.stderr.strip()}")
+        for line in proc.stdout.splitlines():
+            path, _, token = line.rpartition(":")
+            if token in self.token_files:
+                self.token_files[token].add(path)
+
+    def candidates(self, rule):
+        """Files of the rule's scope holding one of its tokens, as the tree has
+        them or as the earlier rules left them."""
+        files = set()
+        for token in rule.tokens():
+            files |= self.token_files[token]
+        pattern = re.compile((r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b").encode())
         for relpath, data in self.current.items():
             files.discard(relpath)
-            if regex.search(data) and in_scope(relpath, rule):
+            if pattern.search(data):
                 files.add(relpath)
-        return sorted(files)
+        return sorted(f for f in files if in_scope(f, rule))
 
     def run_rule(self, rule, files):
         """Returns {relpath: result} for one rule over files: cached results
@@ -184,7 +210,7 @@ class Applier:
         done, todo = {}, {}
         for relpath in files:
             data = self.content(relpath)
-            key = self.cache.key(rule, relpath, data)
+            key = self.cache.key(rule, relpath, data, self.tree.baseline if rule.needs_types else "")
             result = self.cache.get(key)
             if result is None:
                 todo[relpath] = (key, data)
@@ -199,6 +225,9 @@ class Applier:
         start = time.monotonic()
 
         def one(batch):
+            if rule.needs_types:  # include paths differ per file: no batching
+                return {f: run_spatch(rule, f, todo[f][1], self.timeout, type_options(self.tree.src, f))
+                        for f in batch}
             return run_spatch_batch(rule, {f: todo[f][1] for f in batch}, self.timeout)
 
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -252,11 +281,14 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
     report = {"version": tree.version, "baseline": tree.baseline, "spatch": applier.version,
               "campaigns": []}
     parent = tree.baseline
+    for _, rules in campaign_rules:
+        for rule in rules:
+            check_rule_parses(rule)
+    applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
         entry = {"name": campaign, "rules": [], "files": []}
         changed_in_campaign = set()
         for rule in (r for r in rules if r.patch_mode):
-            check_rule_parses(rule)
             files = applier.candidates(rule)
             progress(f"{rule.relpath}: {len(files)} candidate files")
             results = applier.run_rule(rule, files)

@@ -6,8 +6,10 @@ lines ("// Key: value", continued by indented "//  " lines) follow the
 kernel's scripts/coccinelle style; the ones the driver reads are Scope,
 Exclude, Options, Subject and the "///" rationale.
 """
+import functools
 import hashlib
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,15 +54,25 @@ class Rule:
         return self.headers.get("Exclude", "").split()
 
     @property
+    def needs_types(self) -> bool:
+        """'// Types: headers': spatch must read the tree's headers to know the
+        types of fields (the driver adds the include paths per file)."""
+        return self.headers.get("Types", "").strip() == "headers"
+
+    @property
     def patch_mode(self) -> bool:
         return bool(re.search(r"^virtual\s+patch\b", self.text, re.M))
 
     def tokens(self):
-        """Identifiers on '-' lines that are not metavariables: a file without
-        any of them cannot be changed by the rule, so the prefilter skips it."""
+        """Identifiers of which a file must hold one for the rule to change it:
+        the '// Prefilter:' header, else the grep query spatch itself computes
+        (as for --use-gitgrep), else the fixed identifiers on '-' lines."""
         explicit = self.headers.get("Prefilter")
         if explicit:
             return explicit.split()
+        query = spatch_grep_query(self.path)
+        if query:
+            return query
         metavars, minus = set(), set()
         for header in re.findall(r"^@[^@\n]*@\n(.*?)^@@", self.text, re.M | re.S):
             for decl in header.split(";"):
@@ -77,6 +89,19 @@ class Rule:
         if not found:
             raise Y2038Error(f"{self.relpath}: no fixed identifier on a '-' line; add a '// Prefilter:' header")
         return found
+
+
+@functools.lru_cache(maxsize=None)
+def spatch_grep_query(path: Path):
+    """['a', 'b'] for spatch's "Grep query" 'a || b'; None when it has none
+    or when the query is not a plain disjunction of identifiers."""
+    proc = subprocess.run(["spatch", "--parse-cocci", str(path), "-D", "patch", "--use-gitgrep"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = proc.stdout.splitlines()
+    if "Grep query" not in lines:
+        return None
+    query = lines[lines.index("Grep query") + 1].split(" || ")
+    return sorted(query) if all(re.fullmatch(r"[A-Za-z_]\w*", t) for t in query) else None
 
 
 def parse_rule(path: Path) -> Rule:
