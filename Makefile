@@ -7,7 +7,7 @@ SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply series test test-rules bench-apply
+.PHONY: help deps run tree apply hazards series test test-rules bench-apply
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -16,7 +16,7 @@ help:
 	@echo "  make test               deps + every test (rule triples, bad inputs, packaged-series drift)"
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
-	@echo "  make tree|apply|series  one stage (see tools/y2038 --help)"
+	@echo "  make tree|apply|hazards|series  one stage (see tools/y2038 --help)"
 	@echo "  make bench-apply        apply stage against make coccicheck, same rules and tree (minutes)"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=$(JOBS)"
@@ -34,7 +34,10 @@ tree: deps
 apply:
 	$(Y2038) apply --kver $(KVER) --jobs $(JOBS)
 
-series: tree apply
+hazards:
+	$(Y2038) hazards --kver $(KVER) --jobs $(JOBS)
+
+series: tree apply hazards
 	$(Y2038) series --kver $(KVER) --signoff "$(SIGNOFF)"
 
 test: deps

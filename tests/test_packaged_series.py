@@ -2,7 +2,7 @@
 """The committed series for the packaged 6.1 tree is what the tools generate.
 
 Runs the real pipeline on /usr/src/linux-source-6.1.tar.xz (tree, apply,
-series), then checks: the output equals generated-patches/linux-<version>/
+hazards, series), then checks: the output equals generated-patches/linux-<version>/
 byte for byte, a second run is identical, a re-run of the apply stage calls
 spatch zero times, checkpatch found no error, and the series applies with
 `git am` onto the pristine baseline.
@@ -41,6 +41,7 @@ class PackagedSeries(unittest.TestCase):
         run_cli("tree", "--kver", KVER, check=True)
         cls.tree = tree_stage.load(KVER)
         run_cli("apply", "--kver", KVER, check=True)
+        run_cli("hazards", "--kver", KVER, check=True)
         cls.first = cls.tmp / "first"
         run_cli("series", "--kver", KVER, "--out", str(cls.first), check=True)
 

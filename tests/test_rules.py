@@ -3,7 +3,9 @@
 
 One test per rule: the rule turns X.c into exactly X.res (the file holds the
 code it must change and the look-alike code it must leave alone), changes
-nothing when run again on X.res, and has a complete header.  A failure
+nothing when run again on X.res, and has a complete header.  For report-only
+rules X.res holds the sorted report lines: what must be reported, and by
+omission what must not.  A failure
 prints the diff between the expected and the actual output.
 """
 import difflib
@@ -14,6 +16,16 @@ from pathlib import Path
 
 from helpers import REPO
 from y2038lib import rules
+
+
+def spatch_report(rule, source: Path) -> str:
+    """Report-only rules: the sorted report lines are the output."""
+    proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
+                           *rule.options, source.name], cwd=source.parent,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"spatch failed on {source.name}: {proc.stderr.strip()}")
+    return "".join(sorted(proc.stdout.splitlines(True)))
 
 
 def spatch(rule, source: Path) -> str:
@@ -39,6 +51,13 @@ def make_test(rule):
         self.assertTrue(source.exists() and expected.exists(),
                         f"{rule.relpath} needs its test triple {source.name} and {expected.name}")
         self.assertTrue(rule.tokens())
+        if not rule.patch_mode:
+            actual = spatch_report(rule, source)
+            self.assertTrue(actual, f"{rule.relpath} reports nothing on {source.name}")
+            diff = "".join(difflib.unified_diff(expected.read_text().splitlines(True), actual.splitlines(True),
+                                                f"{expected.name} (expected)", "spatch -D report"))
+            self.assertFalse(diff, f"{rule.relpath} report differs from {expected.name}:\n{diff}")
+            return
         actual = spatch(rule, source)
         diff = "".join(difflib.unified_diff(expected.read_text().splitlines(True), actual.splitlines(True),
                                             f"{expected.name} (expected)", "spatch output"))

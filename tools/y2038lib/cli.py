@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from . import apply, deps, rules, series, tree
+from . import apply, deps, hazards, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
@@ -37,7 +37,8 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-build", action="store_true", help="only what tree/apply/series need")
     with_tree(sub.add_parser("tree", help="unpack the tree and record its baseline commit"))
     with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
-    with_series(with_tree(sub.add_parser("series", help="matches.json -> git format-patch series")))
+    with_campaigns(with_tree(sub.add_parser("hazards", help="report-only rules -> hazards.json")))
+    with_series(with_tree(sub.add_parser("series", help="matches.json (+ hazards.json) -> git format-patch series")))
     with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
     return p
 
@@ -53,6 +54,10 @@ def main(argv=None) -> int:
         elif args.command == "apply":
             t = tree.load(args.kver)
             summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+        elif args.command == "hazards":
+            t = tree.load(args.kver)
+            report = hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
+            print(hazards.hazards_text(report))
         elif args.command == "series":
             out = series.series_stage(tree.load(args.kver), args.out, args.signoff)
             print(f"series written to {out}")
@@ -60,6 +65,7 @@ def main(argv=None) -> int:
             deps.ensure([args.kver], with_build=False)
             t = tree.prepare(args.kver)
             summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+            hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
             out = series.series_stage(t, args.out, args.signoff)
             print(f"series written to {out}")
     except Y2038Error as err:

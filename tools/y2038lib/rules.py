@@ -70,7 +70,7 @@ class Rule:
         explicit = self.headers.get("Prefilter")
         if explicit:
             return explicit.split()
-        query = spatch_grep_query(self.path)
+        query = spatch_grep_query(self.path, "patch" if self.patch_mode else "report")
         if query:
             return query
         metavars, minus = set(), set()
@@ -92,10 +92,10 @@ class Rule:
 
 
 @functools.lru_cache(maxsize=None)
-def spatch_grep_query(path: Path):
+def spatch_grep_query(path: Path, mode: str):
     """['a', 'b'] for spatch's "Grep query" 'a || b'; None when it has none
     or when the query is not a plain disjunction of identifiers."""
-    proc = subprocess.run(["spatch", "--parse-cocci", str(path), "-D", "patch", "--use-gitgrep"],
+    proc = subprocess.run(["spatch", "--parse-cocci", str(path), "-D", mode, "--use-gitgrep"],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = proc.stdout.splitlines()
     if "Grep query" not in lines:

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .apply import commit_contents
+from .hazards import hazards_text
 from .rules import parse_rule
 from .common import COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, git_env, progress, read_json, run, write_json
 
@@ -273,6 +274,11 @@ def series_stage(tree, out=None, signoff=DEFAULT_SIGNOFF) -> Path:
         results["postings"].append({"dir": slug, "tree": posting["tree"], "patches": [p["name"] for p in patches]})
         results["patches"] += patches
     (out / "series").write_text("".join(f"{line}\n" for line in series_lines))
+    hazards_json = tree.state / "hazards.json"
+    if hazards_json.exists():
+        report = read_json(hazards_json, "hazards")
+        if report["baseline"] == tree.baseline:
+            (out / "y2038-hazards.txt").write_text(hazards_text(report))
     write_json(out / "results.json", results)
     errors = [(p["name"], e) for p in results["patches"] for e in p["checkpatch"]["errors"]]
     progress(f"{len(results['patches'])} patches in {len(postings)} postings, "

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Hazards stage: the report-only rules (campaign y2038-hazards) over the tree.
+
+Writes <state>/hazards.json: one entry per report line (file, line, class,
+why), y2038 bugs apart from y2106 formats.  Results are cached per (rule,
+file content) like the apply stage's.
+"""
+import json
+import re
+import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .apply import Applier
+from .common import progress, write_json
+
+LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>[\d-]+): (?P<cls>y2038|y2106): (?P<why>.*)$")
+
+
+def report_batch(rule, src: Path, files, timeout: int) -> dict:
+    """{file: [report line, ...]} from one spatch -D report over files."""
+    with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
+        groups.write("\n\n".join(files) + "\n")
+        groups.flush()
+        proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
+                               "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
+                              cwd=src, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              timeout=timeout * len(files) + 60)
+    found = {f: [] for f in files}
+    for line in proc.stdout.splitlines():
+        m = LINE.match(line)
+        if m and m.group("file") in found:
+            found[m.group("file")].append(line)
+    return found
+
+
+def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
+    rules = [r for _, rs in campaign_rules for r in rs if not r.patch_mode]
+    applier = Applier(tree, jobs, timeout)
+    applier.index_tokens(rules)
+    started = time.monotonic()
+    entries, per_rule = [], []
+    for rule in rules:
+        files = applier.candidates(rule)
+        todo, lines = [], {}
+        for relpath in files:
+            key = applier.cache.key(rule, relpath, applier.content(relpath), "report")
+            cached = applier.cache.get(key)
+            if cached is None:
+                todo.append((relpath, key))
+            else:
+                lines[relpath] = cached["lines"]
+        if todo:
+            batches = [todo[n::jobs] for n in range(jobs) if todo[n::jobs]]
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                for batch, found in zip(batches, pool.map(
+                        lambda b: report_batch(rule, tree.src, [f for f, _ in b], timeout), batches)):
+                    for relpath, key in batch:
+                        lines[relpath] = found[relpath]
+                        applier.cache.put(key, {"status": "unchanged", "lines": found[relpath]})
+        progress(f"{rule.relpath}: {len(files)} candidate files, {len(todo)} through spatch")
+        count = 0
+        for relpath in sorted(lines):
+            for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
+                                                                    for x in re.split(r"(\d+)", l)]):
+                m = LINE.match(line)
+                entries.append({"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
+                                "why": m.group("why"), "rule": rule.relpath})
+                count += 1
+        per_rule.append({"rule": rule.relpath, "candidates": len(files), "reports": count})
+    report = {"version": tree.version, "baseline": tree.baseline, "rules": per_rule, "hazards": entries,
+              "seconds": round(time.monotonic() - started, 1)}
+    write_json(tree.state / "hazards.json", report)
+    return report
+
+
+def hazards_text(report: dict) -> str:
+    """The committed, reviewable form: y2038 bugs first, then y2106 formats."""
+    out = [f"y2038 hazards in Linux {report['version']}: wall-clock seconds kept in 32 bits",
+           "(report-only rules of cocci/y2038-hazards; file:line: why)", ""]
+    for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19 (a bug, unless a legacy 32-bit ABI)"),
+                       ("y2106", "Unsigned 32-bit: wraps in 2106 (often an on-disk or wire format)")):
+        found = [h for h in report["hazards"] if h["class"] == cls]
+        out.append(f"{title}: {len(found)}")
+        out += [f"  {h['file']}:{h['line']}: {h['why']}" for h in found]
+        out.append("")
+    return "\n".join(out)
