@@ -30,7 +30,8 @@ def spatch_version() -> str:
 
 
 def check_rule_parses(rule) -> None:
-    proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", "patch"], check=False)
+    mode = "patch" if rule.patch_mode else "report"
+    proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", mode], check=False)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
         detail = " ".join(l.strip() for l in lines[:4])
@@ -286,6 +287,8 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
             check_rule_parses(rule)
     applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
+        if not any(r.patch_mode for r in rules):
+            continue  # report-only: the hazards stage runs it
         entry = {"name": campaign, "rules": [], "files": []}
         changed_in_campaign = set()
         for rule in (r for r in rules if r.patch_mode):

@@ -5,7 +5,6 @@ Writes <state>/hazards.json: one entry per report line (file, line, class,
 why), y2038 bugs apart from y2106 formats.  Results are cached per (rule,
 file content) like the apply stage's.
 """
-import json
 import re
 import subprocess
 import tempfile
@@ -13,7 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .apply import Applier
+from .apply import Applier, check_rule_parses
 from .common import progress, write_json
 
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>[\d-]+): (?P<cls>y2038|y2106): (?P<why>.*)$")
@@ -38,6 +37,8 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
 
 def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
     rules = [r for _, rs in campaign_rules for r in rs if not r.patch_mode]
+    for rule in rules:
+        check_rule_parses(rule)
     applier = Applier(tree, jobs, timeout)
     applier.index_tokens(rules)
     started = time.monotonic()
