@@ -12,7 +12,7 @@ export KVER SIGNOFF
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
 	@echo
-	@echo "  make run     KVER=6.1   deps + tree + apply + series: the patch series in generated-patches/"
+	@echo "  make run     KVER=6.1   deps + tree + apply + hazards + series -> generated-patches/"
 	@echo "  make test               deps + every test (rule triples, bad inputs, packaged-series drift)"
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"

@@ -67,9 +67,11 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
             for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
                                                                     for x in re.split(r"(\d+)", l)]):
                 m = LINE.match(line)
-                entries.append({"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
-                                "why": m.group("why"), "rule": rule.relpath})
-                count += 1
+                entry = {"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
+                         "why": m.group("why"), "rule": rule.relpath}
+                if entry not in entries:  # two columns of one line are one report
+                    entries.append(entry)
+                    count += 1
         per_rule.append({"rule": rule.relpath, "candidates": len(files), "reports": count})
     report = {"version": tree.version, "baseline": tree.baseline, "rules": per_rule, "hazards": entries,
               "seconds": round(time.monotonic() - started, 1)}
