@@ -1,0 +1,98 @@
+/* Must change: filled, then used once, right away, as ns or seconds. */
+static u64 wall_ns(void)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	return timespec64_to_ns(&ts);
+}
+
+static void stamp(struct my_dev *dev)
+{
+	struct timespec64 now;
+	int cpu = smp_processor_id();
+
+	ktime_get_boottime_ts64(&now);
+	dev->boot_ns[cpu] = timespec64_to_ns(&now);
+}
+
+static time64_t uptime_seconds(void)
+{
+	struct timespec64 uptime;
+
+	ktime_get_ts64(&uptime);
+	return uptime.tv_sec;
+}
+
+static void record(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_coarse_real_ts64(&ts);
+	dev->last_seen = ts.tv_sec;
+}
+
+/* Must NOT change: other uses, code in between, no seconds accessor, helpers. */
+/* Not yet: the fill and the conversion inside a branch (left alone, conservatively). */
+static int init_rtc(struct my_dev *dev, bool cfg)
+{
+	struct timespec64 tsp;
+	u64 ns;
+
+	if (!cfg) {
+		ktime_get_real_ts64(&tsp);
+		ns = timespec64_to_ns(&tsp);
+		return settime(dev, ns);
+	}
+	return query(dev, &ns);
+}
+
+static int other_branch(struct my_dev *dev, bool cfg)
+{
+	struct timespec64 tsp;
+	u64 ns;
+
+	if (!cfg) {
+		ktime_get_real_ts64(&tsp);
+		ns = timespec64_to_ns(&tsp);
+		return settime(dev, ns);
+	}
+	tsp.tv_sec = 0;
+	return query(dev, &tsp);
+}
+
+static s64 both(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	dev->sec = ts.tv_sec;
+	return timespec64_to_ns(&ts);
+}
+
+static u64 later(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_ts64(&ts);
+	spin_lock(&dev->lock);
+	dev->ns = timespec64_to_ns(&ts);
+	spin_unlock(&dev->lock);
+	return dev->ns;
+}
+
+static time64_t raw_seconds(void)
+{
+	struct timespec64 ts;
+
+	ktime_get_raw_ts64(&ts);
+	return ts.tv_sec;
+}
+
+static void printed(void)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	pr_info("%lld\n", timespec64_to_ns(&ts));
+}
