@@ -32,8 +32,6 @@ static void record(struct my_dev *dev)
 	dev->last_seen = ts.tv_sec;
 }
 
-/* Must NOT change: other uses, code in between, no seconds accessor, helpers. */
-/* Not yet: the fill and the conversion inside a branch (left alone, conservatively). */
 static int init_rtc(struct my_dev *dev, bool cfg)
 {
 	struct timespec64 tsp;
@@ -47,6 +45,7 @@ static int init_rtc(struct my_dev *dev, bool cfg)
 	return query(dev, &ns);
 }
 
+/* Must NOT change: other uses, code in between, no seconds accessor, helpers. */
 static int other_branch(struct my_dev *dev, bool cfg)
 {
 	struct timespec64 tsp;

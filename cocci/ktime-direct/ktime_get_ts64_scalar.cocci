@@ -17,8 +17,8 @@
 //  can lag the tv_sec of a fresh ktime_get*_ts64() by up to one tick just
 //  after a second boundary; that is why the confidence is moderate.
 //  CLOCK_MONOTONIC_RAW has no _seconds() accessor, so its tv_sec stays.
-//  A fill and conversion inside a branch of the function are not matched
-//  yet (left alone).
+//  The fill and the conversion may sit in a branch; any other use of the
+//  local, on any path, keeps it.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 (ktime_get_ns, ktime_get_seconds, ktime_get_real_seconds), 5.3 (boottime/clocktai/coarse names)
@@ -47,7 +47,7 @@ SECONDS = {
 }
 
 // Locals of which some use is neither the fill nor the one conversion.
-@other_use@
+@other_use exists@
 identifier fn != {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
                   ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
                   ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
