@@ -211,7 +211,9 @@ class Applier:
         done, todo = {}, {}
         for relpath in files:
             data = self.content(relpath)
-            key = self.cache.key(rule, relpath, data, self.tree.baseline if rule.needs_types else "")
+            # a timeout is a result too: the same input times out again at the same limit
+            context = f"timeout={self.timeout}" + (f" tree={self.tree.baseline}" if rule.needs_types else "")
+            key = self.cache.key(rule, relpath, data, context)
             result = self.cache.get(key)
             if result is None:
                 todo[relpath] = (key, data)
@@ -235,7 +237,7 @@ class Applier:
             for results in pool.map(one, batches):
                 for relpath, result in results.items():
                     key, data = todo[relpath]
-                    if result["status"] in ("changed", "unchanged"):
+                    if result["status"] in ("changed", "unchanged", "timeout"):
                         self.cache.put(key, result)
                     done[relpath] = dict(result, input=data)
         self.spatch_runs += len(todo)
