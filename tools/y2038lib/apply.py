@@ -198,7 +198,7 @@ class Applier:
         files = set()
         for token in rule.tokens():
             files |= self.token_files[token]
-        pattern = re.compile((r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b").encode())
+        pattern = rule.token_regex()
         for relpath, data in self.current.items():
             files.discard(relpath)
             if pattern.search(data):
@@ -338,7 +338,7 @@ def check_idempotent(applier, campaign_rules) -> bool:
     offenders = []
     for _, rules in campaign_rules:
         for rule in (r for r in rules if r.patch_mode):
-            regex = re.compile((r"\b(" + "|".join(map(re.escape, rule.tokens())) + r")\b").encode())
+            regex = rule.token_regex()
             files = [f for f in changed if in_scope(f, rule) and regex.search(applier.current[f])]
             for relpath, result in applier.run_rule(rule, files).items():
                 if result["status"] == "changed":

@@ -63,6 +63,10 @@ class Rule:
     def patch_mode(self) -> bool:
         return bool(re.search(r"^virtual\s+patch\b", self.text, re.M))
 
+    def token_regex(self) -> "re.Pattern":
+        """Matches file contents holding one of the rule's tokens."""
+        return re.compile((r"\b(" + "|".join(map(re.escape, self.tokens())) + r")\b").encode())
+
     def tokens(self):
         """Identifiers of which a file must hold one for the rule to change it:
         the '// Prefilter:' header, else the grep query spatch itself computes

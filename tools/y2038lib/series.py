@@ -157,13 +157,14 @@ def group_commits(matches: dict, maint: Maintainers):
 
 def commit_message(group: dict, signoff: str) -> str:
     prefix = subject_prefix(group["files"])
+    campaign = campaign_info(group["campaign"])
+    body = []
     if len(group["rules"]) == 1:
         subject = group["rules"][0]["subject"]
     else:
-        subject = campaign_info(group["campaign"])["subject"]
-    body = []
-    if len(group["rules"]) > 1 and campaign_info(group["campaign"])["text"]:
-        body.append(wrap(campaign_info(group["campaign"])["text"]))
+        subject = campaign["subject"]
+        if campaign["text"]:
+            body.append(wrap(campaign["text"]))
     for rule in group["rules"]:
         body.append(wrap(parse_rule(COCCI_DIR.parent / rule["path"]).rationale))
     counts = ", ".join(f"{r['sites']} by {Path(r['path']).stem}" for r in group["rules"])
