@@ -4,14 +4,14 @@ import argparse
 import os
 import sys
 
-from . import apply, deps, hazards, rules, series, tree
+from . import apply, build, deps, hazards, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="y2038", description=(
         "Convert kernel time code to its y2038-safe scalar form with Coccinelle and produce "
-        "a reviewable patch series. Stages: tree -> apply -> series."))
+        "a reviewable patch series. Stages: tree -> apply -> hazards -> series -> build."))
     sub = p.add_subparsers(dest="command", required=True)
 
     def with_tree(sp):
@@ -39,6 +39,9 @@ def parser() -> argparse.ArgumentParser:
     with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
     with_campaigns(with_tree(sub.add_parser("hazards", help="report-only rules -> hazards.json")))
     with_series(with_tree(sub.add_parser("series", help="matches.json (+ hazards.json) -> git format-patch series")))
+    sp = with_tree(sub.add_parser("build", help="build every patch of the series in order (x86_64, arm)"))
+    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
+    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j")
     with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
     return p
 
@@ -61,6 +64,9 @@ def main(argv=None) -> int:
         elif args.command == "series":
             out = series.series_stage(tree.load(args.kver), args.out, args.signoff)
             print(f"series written to {out}")
+        elif args.command == "build":
+            t = tree.load(args.kver)
+            print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), args.jobs)))
         elif args.command == "run":
             deps.ensure([args.kver], with_build=False)
             t = tree.prepare(args.kver)
@@ -68,6 +74,8 @@ def main(argv=None) -> int:
             hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
             out = series.series_stage(t, args.out, args.signoff)
             print(f"series written to {out}")
+            deps.ensure([args.kver], with_build=True)
+            print(build.build_text(build.build_stage(t, out, args.jobs)))
     except Y2038Error as err:
         print(f"y2038: error: {err}", file=sys.stderr)
         return 1

@@ -30,7 +30,10 @@ def ensure(kvers=("6.1",), with_build=True) -> None:
     if not shutil.which("dpkg-query"):
         raise Y2038Error("dpkg-query not found: this toolkit installs its dependencies on Debian 12 only")
     wanted = BASE_PACKAGES + (BUILD_PACKAGES if with_build else [])
-    wanted += [p for p in map(source_package, kvers) if p]
+    ensure_packages(wanted + [p for p in map(source_package, kvers) if p])
+
+
+def ensure_packages(wanted) -> None:
     todo = missing(wanted)
     if not todo:
         return

@@ -214,7 +214,12 @@ def cover_letter(version, posting, patches, matches) -> tuple:
             lines.append(f"  {name}: {w['type']}: {w['message']} ({reason})")
     else:
         lines.append("checkpatch.pl: no errors, no warnings.")
+    lines += ["", "Build verification: not run yet (`tools/y2038 build` fills this in)."]
     return subject, "\n".join(lines)
+
+
+def series_dir(tree, out=None) -> Path:
+    return Path(out) if out else PATCHES_DIR / f"linux-{tree.version}"
 
 
 def series_stage(tree, out=None, signoff=DEFAULT_SIGNOFF) -> Path:
@@ -223,7 +228,7 @@ def series_stage(tree, out=None, signoff=DEFAULT_SIGNOFF) -> Path:
     matches = read_json(tree.state / "matches.json", "apply")
     if matches["baseline"] != tree.baseline:
         raise Y2038Error("matches.json was made for another baseline: run `tools/y2038 apply` again")
-    out = Path(out) if out else PATCHES_DIR / f"linux-{tree.version}"
+    out = series_dir(tree, out)
     groups = group_commits(matches, Maintainers(tree))
     if not groups:
         progress("no sites: nothing to put in a series")

@@ -1,0 +1,439 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Build stage: every patch of the series, in order, compiled on x86_64 and
+32-bit ARM (and on the architecture of arch/<arch>/ files where a Debian
+cross compiler exists), the way the 0-day bot builds a posted series.
+
+For each patch, applied with `git am` to a worktree of the baseline
+(<state>/build/src): the touched .c files, and a few files including each
+touched header, are built out of tree with one targeted `make X.o X.i` per
+architecture under allmodconfig (plus tools/configs/build-allmod.config, W=1).
+Recorded per patch: the build per architecture, whether every changed line
+reached the compiler (JMake: the line survived preprocessing into X.i), and
+the W=1 warnings the patch added.  A patch that fails any of these is taken
+back out of the worktree, so every later patch builds on the verified series.
+
+Progress is saved after each patch, so an interrupted stage resumes.  Writes
+<state>/build/build.json (read by the boot stage) and adds the results to the
+series' results.json and cover letters.
+"""
+import hashlib
+import os
+import re
+import shutil
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import deps
+from .common import REPO, Y2038Error, git_env, progress, read_json, run, work_dir, write_json
+
+CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
+INCLUDERS_PER_HEADER = 2
+ERROR_LINES = 12
+
+
+@dataclass(frozen=True)
+class Arch:
+    name: str  # as in results.json
+    karch: str  # ARCH= for make
+    cross: str  # CROSS_COMPILE= prefix
+    package: str  # Debian package of the compiler
+
+    @property
+    def compiler(self) -> str:
+        return f"{self.cross}gcc"
+
+
+ARCHES = {a.name: a for a in (
+    Arch("x86_64", "x86_64", "", "gcc"),
+    Arch("arm", "arm", "arm-linux-gnueabihf-", "gcc-arm-linux-gnueabihf"),
+    Arch("arm64", "arm64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu"),
+    Arch("mips", "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu"),
+    Arch("riscv", "riscv", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu"),
+    Arch("powerpc", "powerpc", "powerpc64le-linux-gnu-", "gcc-powerpc64le-linux-gnu"),
+)}
+DEFAULT_ARCHES = ("x86_64", "arm")
+ARCH_DIRS = {"x86": "x86_64", "arm": "arm", "arm64": "arm64", "mips": "mips", "riscv": "riscv",
+             "powerpc": "powerpc"}
+
+
+def arches_for(relpath: str):
+    """Architectures that compile this file: its own for arch/<dir>/, else the defaults."""
+    parts = relpath.split("/")
+    if parts[0] == "arch" and len(parts) > 2:
+        name = ARCH_DIRS.get(parts[1])
+        return (name,) if name else ()
+    return DEFAULT_ARCHES
+
+
+def added_lines(patch_text: str) -> dict:
+    """{file: [new line numbers of '+' lines that hold code]} from a unified diff."""
+    out, path, line = {}, None, 0
+    for text in patch_text.splitlines():
+        if text.startswith("+++ "):
+            path = None if text[4:] == "/dev/null" else text[6:]
+        elif text.startswith("@@ "):
+            line = int(re.match(r"@@ -\S+ \+(\d+)", text).group(1))
+        elif path and text.startswith("+"):
+            code = re.sub(r"/\*.*?\*/|//.*", "", text[1:]).strip()
+            if code and not code.startswith(("*", "/*")):
+                out.setdefault(path, []).append(line)
+            line += 1
+        elif path and text.startswith(" "):
+            line += 1
+    return out
+
+
+def preprocessed_lines(i_text: str, src: Path) -> dict:
+    """{relpath: set of lines that reached the compiler} from gcc -E line markers."""
+    seen, current, line = {}, None, 0
+    prefix = str(src) + "/"
+    for text in i_text.splitlines():
+        m = re.match(r'# (\d+) "(.*?)"', text)
+        if m:
+            line = int(m.group(1))
+            current = seen.setdefault(m.group(2).removeprefix(prefix), set())
+            continue
+        if text.strip() and current is not None:
+            current.add(line)
+        line += 1
+    return seen
+
+
+def line_compiled(line: int, seen: set, source: list) -> bool:
+    """Seen by the compiler, or folded into the line that starts a macro call
+    spanning several lines (cpp prints such a call on its first line); a
+    preprocessor directive in between means the line may have been skipped."""
+    if line in seen:
+        return True
+    earlier = [n for n in seen if n < line]
+    if not earlier:
+        return False
+    start = max(earlier)
+    return not any(source[n - 1].lstrip().startswith("#") for n in range(start + 1, line + 1)
+                   if n - 1 < len(source))
+
+
+def parse_make_output(text: str, src: Path, build_dir: Path) -> dict:
+    """{target: [warning or error lines]} from `make -Otarget` output, relative paths."""
+    per_target, target = {}, None
+    for raw in text.splitlines():
+        line = raw.replace(str(src) + "/", "").replace(str(build_dir) + "/", "")
+        m = re.match(r"\s+(?:CC|CPP)(?: \[M\])?\s+(\S+\.[oi])$", line)
+        if m:
+            target = m.group(1)
+            per_target.setdefault(target, [])
+        elif target and re.search(r": (warning|error|fatal error): ", line):
+            per_target[target].append(line.strip())
+    return per_target
+
+
+def warning_key(line: str) -> str:
+    """A warning without line and column numbers, so lines moved by the patch compare equal."""
+    return re.sub(r"^(\S+?):\d+(:\d+)?:", r"\1:", line)
+
+
+class Builder:
+    """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
+
+    def __init__(self, tree, jobs: int):
+        self.tree = tree
+        self.jobs = jobs
+        self.root = tree.state / "build"
+        self.src = self.root / "src"
+        self.root.mkdir(exist_ok=True)
+        self.env = dict(git_env(), CCACHE_DIR=str(work_dir() / "ccache"), CCACHE_BASEDIR=str(self.root),
+                        KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
+                        KBUILD_BUILD_HOST="y2038")
+
+    def git(self, *args, check=True):
+        env = dict(self.env, GIT_DIR=str(self.tree.git_dir), GIT_WORK_TREE=str(self.src))
+        return run(["git", *args], cwd=self.src, env=env, check=check)
+
+    def reset(self, commit: str) -> None:
+        if not (self.src / "Makefile").exists():
+            progress(f"checking out the baseline into {self.src}")
+            if self.src.exists():
+                shutil.rmtree(self.src)
+            run(["git", "--git-dir", str(self.tree.git_dir), "worktree", "prune"], env=self.env)
+            run(["git", "--git-dir", str(self.tree.git_dir), "worktree", "add", "-f", "--detach",
+                 str(self.src), self.tree.baseline], env=self.env)
+        self.git("am", "--abort", check=False)
+        # reset keeps the mtime of untouched files, so make rebuilds only what changed
+        self.git("reset", "-q", "--hard", commit)
+
+    def make_args(self, arch: Arch):
+        return [f"O={self.root / arch.name}", f"ARCH={arch.karch}", f"CROSS_COMPILE={arch.cross}",
+                f"CC=ccache {arch.compiler}", "W=1", f"-j{self.jobs}"]
+
+    def configure(self, arch: Arch) -> None:
+        """allmodconfig + prepare, once per baseline, fragment and compiler."""
+        out = self.root / arch.name
+        compiler = run([arch.compiler, "--version"]).stdout.splitlines()[0]
+        digest = hashlib.sha256("\0".join([self.tree.baseline, CONFIG_FRAGMENT.read_text(), compiler,
+                                           *self.make_args(arch)[1:3]]).encode()).hexdigest()
+        stamp = out / ".y2038-configured"
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        progress(f"{arch.name}: allmodconfig + make prepare in {out} (about a minute)")
+        out.mkdir(exist_ok=True)
+        for target in (f"KCONFIG_ALLCONFIG={CONFIG_FRAGMENT}", "prepare"):
+            targets = ["allmodconfig", target] if target.startswith("KCONFIG") else [target]
+            proc = run(["make", *self.make_args(arch), *targets], cwd=self.src, env=self.env, check=False)
+            if proc.returncode != 0:
+                tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+                raise Y2038Error(f"{arch.name}: `make {' '.join(targets)}` failed: {' | '.join(tail)}")
+        stamp.write_text(digest)
+
+    def compile(self, arch: Arch, units) -> dict:
+        """{unit: {"status", "messages", "lines"}} for a batch of .c files (relative paths)."""
+        out = self.root / arch.name
+        targets = []
+        for unit in units:
+            for suffix in (".o", ".i"):
+                target = unit[:-2] + suffix
+                (out / target).unlink(missing_ok=True)  # a stale object must not pass for a build
+                targets.append(target)
+        proc = run(["make", "-k", "-Otarget", *self.make_args(arch), *targets],
+                   cwd=self.src, env=self.env, check=False)
+        text = proc.stdout + proc.stderr
+        messages = parse_make_output(text, self.src, out)
+        result = {}
+        for unit in units:
+            obj, pre = unit[:-2] + ".o", unit[:-2] + ".i"
+            if re.search(rf"No rule to make target '{re.escape(obj)}'", text):
+                result[unit] = {"status": "not-built", "messages": ["not built by this architecture's Makefiles"]}
+                continue
+            lines = messages.get(obj, []) + messages.get(pre, [])
+            if (out / obj).exists() and (out / pre).exists():
+                seen = preprocessed_lines((out / pre).read_text(errors="replace"), self.src)
+                result[unit] = {"status": "ok", "messages": [l for l in lines if ": warning: " in l],
+                                "lines": seen}
+            else:
+                errors = [l for l in lines if "error: " in l] or \
+                         [l for l in text.splitlines() if "rror" in l and unit[:-2] in l] or \
+                         text.strip().splitlines()[-3:]
+                result[unit] = {"status": "failed", "messages": errors[:ERROR_LINES]}
+        return result
+
+
+def header_includers(builder, header: str, prefer) -> list:
+    """A few .c files that include the header, those the patch touches first."""
+    if header.startswith("include/"):
+        pattern = f"#include <{header[len('include/'):]}>"
+        where = ["*.c"]
+    elif header.startswith("arch/") and "/include/" in header:
+        pattern = f"#include <{header.split('/include/', 1)[1]}>"
+        where = [f"arch/{header.split('/')[1]}/*.c"]
+    else:
+        pattern = f'#include "{Path(header).name}"'
+        where = [f"{Path(header).parent}/*.c"]
+    found = builder.git("grep", "-l", "-F", pattern, "--", *where, check=False).stdout.split()
+    ordered = [f for f in prefer if f in found] + sorted(f for f in found if f not in prefer)
+    return ordered[:INCLUDERS_PER_HEADER]
+
+
+def series_fingerprint(series_dir: Path, names, tree, arches) -> str:
+    h = hashlib.sha256()
+    for part in (tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(arches)):
+        h.update(part.encode() + b"\0")
+    for name in names:
+        h.update(name.encode() + b"\0" + (series_dir / name).read_bytes())
+    return h.hexdigest()
+
+
+def available_arches(wanted, install: bool) -> dict:
+    """{arch name: None if usable, else why not}; installs missing cross compilers when allowed."""
+    missing = [ARCHES[a] for a in wanted if not shutil.which(ARCHES[a].compiler)]
+    if missing and install:
+        try:
+            deps.ensure_packages([a.package for a in missing])
+        except Y2038Error as err:
+            progress(f"warning: {err}")
+    return {a: None if shutil.which(ARCHES[a].compiler) else
+            f"no {ARCHES[a].compiler} here (apt-get install {ARCHES[a].package})" for a in wanted}
+
+
+def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: dict) -> dict:
+    """Apply one patch, build it, decide whether it joins the verified series."""
+    record = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
+              "new_warnings": [], "units": {}}
+    head = builder.git("rev-parse", "HEAD").stdout.strip()
+    proc = builder.git("am", "-q", "--keep-cr", str(patch_path), check=False)
+    if proc.returncode != 0:
+        builder.git("am", "--abort", check=False)
+        record.update(verified=False, reason="does not apply: " + (proc.stderr.strip().splitlines() or ["?"])[0])
+        return record
+    changed = added_lines(patch_path.read_text(errors="replace"))
+    sources = {f: (builder.src / f).read_text(errors="replace").splitlines() for f in changed}
+    proven = {(f, n): False for f, lines in changed.items() for n in lines}
+    built = {}
+    for name in sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES)):
+        units = sorted({f for f in patch["files"] if f.endswith(".c") and name in arches_for(f)} |
+                       {u for f in patch["files"] if f.endswith(".h") and name in arches_for(f)
+                        for u in header_includers(builder, f, patch["files"])})
+        if not units:
+            record["build"][name] = "not-built"
+            continue
+        if arches.get(name):
+            record["build"][name] = "not-built"
+            record["build_errors"][name] = [arches[name]]
+            continue
+        arch = ARCHES[name]
+        builder.configure(arch)
+        record["units"][name] = units
+        after = builder.compile(arch, units)
+        statuses = set()
+        for unit, res in after.items():
+            prior = before.get(name, {}).get(unit)
+            if res["status"] == "failed" and prior and prior["status"] != "ok":
+                res = {"status": "not-built", "messages": ["does not build before this patch either"]}
+            statuses.add(res["status"])
+            if res["status"] == "failed":
+                record["build_errors"].setdefault(name, []).extend(res["messages"])
+            if res["status"] != "ok":
+                continue
+            old = Counter(map(warning_key, prior["messages"])) if prior and prior["status"] == "ok" else Counter()
+            for warning in res["messages"]:
+                if old[warning_key(warning)] > 0:
+                    old[warning_key(warning)] -= 1
+                elif f"{name}: {warning}" not in record["new_warnings"]:
+                    record["new_warnings"].append(f"{name}: {warning}")
+            for (f, n) in proven:
+                if not proven[(f, n)] and line_compiled(n, res["lines"].get(f, set()), sources[f]):
+                    proven[(f, n)] = True
+        record["build"][name] = "failed" if "failed" in statuses else "ok" if "ok" in statuses else "not-built"
+        built[name] = {u: {"status": r["status"], "messages": r["messages"]} for u, r in after.items()}
+    record["lines_compiled"] = [sum(proven.values()), len(proven)]
+    record["lines_not_compiled"] = [f"{f}:{n}" for (f, n), ok in sorted(proven.items()) if not ok]
+    reasons = [f"{a} build failed" for a, s in record["build"].items() if s == "failed"]
+    if "ok" not in record["build"].values():
+        reasons.append("not built on any architecture here")
+    if record["lines_not_compiled"]:
+        reasons.append(f"{len(record['lines_not_compiled'])} changed lines not compiled")
+    if record["new_warnings"]:
+        reasons.append(f"{len(record['new_warnings'])} new warnings")
+    record["verified"] = not reasons
+    if reasons:
+        record["reason"] = "; ".join(reasons)
+        builder.git("reset", "-q", "--hard", head)
+    else:
+        for name, units in built.items():
+            before.setdefault(name, {}).update(units)
+    return record
+
+
+def baseline_warnings(builder, patches, arches: dict) -> dict:
+    """W=1 messages of every unit the series will build, on the baseline: one make per arch."""
+    before = {}
+    for name, why_not in arches.items():
+        if why_not:
+            continue
+        units = sorted({f for p in patches for f in p["files"] if f.endswith(".c") and name in arches_for(f)} |
+                       {u for p in patches for f in p["files"] if f.endswith(".h") and name in arches_for(f)
+                        for u in header_includers(builder, f, p["files"])})
+        if units:
+            builder.configure(ARCHES[name])
+            progress(f"{name}: building the {len(units)} files the series touches on the baseline")
+            results = builder.compile(ARCHES[name], units)
+            before[name] = {u: {"status": r["status"], "messages": r["messages"]} for u, r in results.items()}
+    return before
+
+
+def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict:
+    results_path = series_dir / "results.json"
+    results = read_json(results_path, "series")
+    if results["baseline"] != tree.baseline:
+        raise Y2038Error(f"{series_dir} was made for another baseline: run `tools/y2038 series` again")
+    patches = results["patches"]
+    wanted = sorted({a for p in patches for f in p["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES))
+    arches = available_arches(wanted, install)
+    for name in DEFAULT_ARCHES:
+        if arches[name]:
+            raise Y2038Error(f"cannot build for {name}: {arches[name]}")
+    builder = Builder(tree, jobs)
+    state_path = builder.root / "progress.json"
+    fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree,
+                                     [a for a, why in arches.items() if not why])
+    state = read_json(state_path, "build") if state_path.exists() else {}
+    started = time.monotonic()
+    if state.get("fingerprint") == fingerprint and builder.git("cat-file", "-e", state["head"], check=False).returncode == 0:
+        progress(f"resuming after {len(state['done'])} of {len(patches)} patches")
+        builder.reset(state["head"])
+    else:
+        builder.reset(tree.baseline)
+        state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0,
+                 "before": baseline_warnings(builder, patches, arches)}
+        write_json(state_path, state)
+    for patch in patches[len(state["done"]):]:
+        progress(f"[{len(state['done']) + 1}/{len(patches)}] {patch['name']}")
+        record = verify_patch(builder, patch, series_dir / patch["name"], arches, state["before"])
+        if not record["verified"]:
+            progress(f"  not verified: {record['reason']}")
+        state["done"].append(record)
+        state["head"] = builder.git("rev-parse", "HEAD").stdout.strip()
+        state["seconds"] = round(state["seconds"] + time.monotonic() - started, 1)
+        started = time.monotonic()
+        write_json(state_path, state)
+
+    summary = summarize(patches, state)
+    for patch, record in zip(patches, state["done"]):
+        patch.update({k: v for k, v in record.items() if k != "units"})
+    results["build"] = summary
+    write_json(results_path, results)
+    write_cover_letters(series_dir, results)
+    write_json(builder.root / "build.json", {"baseline": tree.baseline, "series": str(series_dir),
+                                             "verified_head": state["head"], **summary})
+    return summary
+
+
+def summarize(patches, state) -> dict:
+    per_arch = {}
+    for record in state["done"]:
+        for arch, status in record["build"].items():
+            per_arch.setdefault(arch, Counter())[status] += 1
+    return {"seconds": state["seconds"], "arches": {a: dict(c) for a, c in sorted(per_arch.items())},
+            "verified": [p["name"] for p, r in zip(patches, state["done"]) if r["verified"]],
+            "not_verified": {p["name"]: r["reason"] for p, r in zip(patches, state["done"]) if not r["verified"]},
+            "lines_compiled": [sum(r["lines_compiled"][0] for r in state["done"]),
+                               sum(r["lines_compiled"][1] for r in state["done"])],
+            "config": f"allmodconfig + {CONFIG_FRAGMENT.relative_to(REPO)}, W=1"}
+
+
+BUILD_SECTION = re.compile(r"^Build verification[^\n]*(\n[^\n]+)*", re.M)
+
+
+def cover_section(patches) -> str:
+    arches = sorted({a for p in patches for a in p["build"]})
+    counts = ", ".join(f"{a} {sum(p['build'].get(a) == 'ok' for p in patches)} built"
+                       + (f" {n} failed" if (n := sum(p['build'].get(a) == 'failed' for p in patches)) else "")
+                       for a in arches)
+    compiled = [sum(p["lines_compiled"][i] for p in patches) for i in (0, 1)]
+    lines = [f"Build verification (allmodconfig, W=1, each patch in order): {counts};",
+             f"changed lines seen by the compiler: {compiled[0]} of {compiled[1]};",
+             f"new warnings: {sum(len(p['new_warnings']) for p in patches) or 'none'}."]
+    for p in patches:
+        if not p["verified"]:
+            lines.append(f"Not verified, kept out of the series that was booted: {Path(p['name']).name}: {p['reason']}.")
+    return "\n".join(lines)
+
+
+def write_cover_letters(series_dir: Path, results: dict) -> None:
+    by_name = {p["name"]: p for p in results["patches"]}
+    for posting in results["postings"]:
+        cover = series_dir / posting["dir"] / "0000-cover-letter.patch"
+        text = cover.read_text()
+        section = cover_section([by_name[n] for n in posting["patches"]])
+        cover.write_text(BUILD_SECTION.sub(lambda _: section, text, count=1))
+
+
+def build_text(summary: dict) -> str:
+    arches = "; ".join(f"{a}: " + ", ".join(f"{n} {s}" for s, n in sorted(c.items()))
+                       for a, c in summary["arches"].items())
+    lines = [f"build stage {summary['seconds']} s ({summary['config']}): {arches}",
+             f"changed lines compiled: {summary['lines_compiled'][0]} of {summary['lines_compiled'][1]}; "
+             f"verified patches: {len(summary['verified'])} of "
+             f"{len(summary['verified']) + len(summary['not_verified'])}"]
+    lines += [f"  not verified: {name}: {why}" for name, why in summary["not_verified"].items()]
+    return "\n".join(lines)
