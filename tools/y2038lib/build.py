@@ -12,9 +12,10 @@ reached the compiler (JMake: the line survived preprocessing into X.i), and
 the W=1 warnings the patch added.  A patch that fails any of these is taken
 back out of the worktree, so every later patch builds on the verified series.
 
-Progress is saved after each patch, so an interrupted stage resumes.  Writes
-<state>/build/build.json (read by the boot stage) and adds the results to the
-series' results.json and cover letters.
+Progress is saved after each patch, so an interrupted stage resumes.  The
+results go into the series' results.json (per patch, and under "build" with
+the verified series' head commit, which the boot stage reads) and into its
+cover letters.
 """
 import hashlib
 import os
@@ -101,6 +102,17 @@ def preprocessed_lines(i_text: str, src: Path) -> dict:
     return seen
 
 
+def directive_lines(source: list) -> set:
+    """Line numbers of preprocessor directives and their continuation lines:
+    cpp consumes them, so they never show in X.i and are not counted."""
+    found, continued = set(), False
+    for n, text in enumerate(source, 1):
+        if continued or text.lstrip().startswith("#"):
+            found.add(n)
+            continued = text.rstrip().endswith("\\")
+    return found
+
+
 def line_compiled(line: int, seen: set, source: list) -> bool:
     """Seen by the compiler, or folded into the line that starts a macro call
     spanning several lines (cpp prints such a call on its first line); a
@@ -143,7 +155,7 @@ class Builder:
         self.root = tree.state / "build"
         self.src = self.root / "src"
         self.root.mkdir(exist_ok=True)
-        self.env = dict(git_env(), CCACHE_DIR=str(work_dir() / "ccache"), CCACHE_BASEDIR=str(self.root),
+        self.env = dict(git_env(), CCACHE_DIR=str(work_dir() / "ccache"), CCACHE_BASEDIR=str(tree.state),
                         KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
                         KBUILD_BUILD_HOST="y2038")
 
@@ -267,7 +279,8 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
         return record
     changed = added_lines(patch_path.read_text(errors="replace"))
     sources = {f: (builder.src / f).read_text(errors="replace").splitlines() for f in changed}
-    proven = {(f, n): False for f, lines in changed.items() for n in lines}
+    directives = {f: directive_lines(sources[f]) for f in changed}
+    proven = {(f, n): False for f, lines in changed.items() for n in lines if n not in directives[f]}
     built = {}
     for name in sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES)):
         units = sorted({f for f in patch["files"] if f.endswith(".c") and name in arches_for(f)} |
@@ -353,7 +366,8 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
         if arches[name]:
             raise Y2038Error(f"cannot build for {name}: {arches[name]}")
     builder = Builder(tree, jobs)
-    state_path = builder.root / "progress.json"
+    # one progress file per series directory, so a test series never disturbs `make run`'s
+    state_path = builder.root / f"progress-{hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]}.json"
     fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree,
                                      [a for a, why in arches.items() if not why])
     state = read_json(state_path, "build") if state_path.exists() else {}
@@ -377,14 +391,12 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
         started = time.monotonic()
         write_json(state_path, state)
 
-    summary = summarize(patches, state)
+    summary = dict(summarize(patches, state), baseline=tree.baseline, verified_head=state["head"])
     for patch, record in zip(patches, state["done"]):
         patch.update({k: v for k, v in record.items() if k != "units"})
     results["build"] = summary
     write_json(results_path, results)
     write_cover_letters(series_dir, results)
-    write_json(builder.root / "build.json", {"baseline": tree.baseline, "series": str(series_dir),
-                                             "verified_head": state["head"], **summary})
     return summary
 
 

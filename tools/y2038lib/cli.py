@@ -4,14 +4,14 @@ import argparse
 import os
 import sys
 
-from . import apply, build, deps, hazards, rules, series, tree
+from . import apply, boot, build, deps, hazards, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="y2038", description=(
         "Convert kernel time code to its y2038-safe scalar form with Coccinelle and produce "
-        "a reviewable patch series. Stages: tree -> apply -> hazards -> series -> build."))
+        "a reviewable patch series. Stages: tree -> apply -> hazards -> series -> build -> boot."))
     sub = p.add_subparsers(dest="command", required=True)
 
     def with_tree(sp):
@@ -42,6 +42,12 @@ def parser() -> argparse.ArgumentParser:
     sp = with_tree(sub.add_parser("build", help="build every patch of the series in order (x86_64, arm)"))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
     sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j")
+    sp = with_tree(sub.add_parser("boot", help="boot pristine and patched kernels in QEMU (x86_64, arm)"))
+    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
+    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j")
+    sp.add_argument("--arch", action="append", dest="arches", choices=sorted(boot.MACHINES),
+                    help="boot only this architecture (repeatable); default: all")
+    sp.add_argument("--no-pristine", action="store_true", help="boot only the patched kernel")
     with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
     return p
 
@@ -67,6 +73,13 @@ def main(argv=None) -> int:
         elif args.command == "build":
             t = tree.load(args.kver)
             print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), args.jobs)))
+        elif args.command == "boot":
+            t = tree.load(args.kver)
+            results = boot.boot_stage(t, series.series_dir(t, args.out), args.jobs,
+                                      tuple(args.arches or boot.MACHINES), not args.no_pristine)
+            print(boot.boot_text(results))
+            if any(b["verdict"] != "pass" for b in results["boot"].values()):
+                return 2
         elif args.command == "run":
             deps.ensure([args.kver], with_build=False)
             t = tree.prepare(args.kver)
@@ -76,6 +89,10 @@ def main(argv=None) -> int:
             print(f"series written to {out}")
             deps.ensure([args.kver], with_build=True)
             print(build.build_text(build.build_stage(t, out, args.jobs)))
+            results = boot.boot_stage(t, out, args.jobs)
+            print(boot.boot_text(results))
+            if any(b["verdict"] != "pass" for b in results["boot"].values()):
+                return 2
     except Y2038Error as err:
         print(f"y2038: error: {err}", file=sys.stderr)
         return 1

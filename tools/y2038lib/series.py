@@ -214,7 +214,8 @@ def cover_letter(version, posting, patches, matches) -> tuple:
             lines.append(f"  {name}: {w['type']}: {w['message']} ({reason})")
     else:
         lines.append("checkpatch.pl: no errors, no warnings.")
-    lines += ["", "Build verification: not run yet (`tools/y2038 build` fills this in)."]
+    lines += ["", "Build verification: not run yet (`tools/y2038 build` fills this in).",
+              "", "Boot verification: not run yet (`tools/y2038 boot` fills this in)."]
     return subject, "\n".join(lines)
 
 

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The boot stage in QEMU: the committed series boots and keeps time on
+x86_64 and 32-bit ARM, and a planted timekeeping bug is caught.
+
+PackagedSeriesBoots boots pristine and patched kernels of both architectures
+for the verified series committed in generated-patches/ (on a copy, so the
+committed results are not touched).  PlantedBug boots an x86_64 kernel whose
+ktime_get_real_ts64() truncates seconds to 32 bits, the y2038 bug itself;
+the boot verdict must be FAIL and name the check that caught it.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import REPO, run_cli
+from y2038lib import tree as tree_stage
+from y2038lib.apply import commit_contents
+from y2038lib.common import git_env
+
+KVER = os.environ.get("KVER", "6.1")
+TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
+Y2038_CHECKS = ("init.clock_nanosleep_abstime_past_2038", "init.time_t_past_int32_max", "init.gmtime_2038_01_19",
+                "init.syscall_and_vdso_agree", "init.timerfd_abstime_past_2038", "init.rtc_post_2038_roundtrip",
+                "init.rtc_at_boot")
+
+
+@unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
+class PackagedSeriesBoots(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        run_cli("tree", "--kver", KVER, check=True)
+        cls.tree = tree_stage.load(KVER)
+        committed = REPO / "generated-patches" / f"linux-{cls.tree.version}"
+        if not (committed / "results.json").exists() or "build" not in json.loads((committed / "results.json").read_text()):
+            raise unittest.SkipTest(f"no built series for {cls.tree.version} committed: run `make run KVER={KVER}`")
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-boot-"))
+        shutil.copytree(committed, cls.tmp / "series")
+        cls.proc = run_cli("boot", "--kver", KVER, "--out", str(cls.tmp / "series"))
+        cls.results = json.loads((cls.tmp / "series" / "results.json").read_text())
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_patched_kernels_pass(self):
+        for arch in ("x86_64", "arm"):
+            boot = self.results["boot"][arch]
+            self.assertEqual(boot["verdict"], "pass", f"{arch}: {boot['problems']}\n{self.proc.stdout}")
+            self.assertEqual(boot["regressions"], [])
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr[-2000:])
+
+    def test_pristine_kernels_pass(self):
+        for arch in ("x86_64", "arm"):
+            self.assertEqual(self.results["boot_pristine"][arch]["verdict"], "pass", arch)
+
+    def test_2038_checks_kunit_and_selftests_ran(self):
+        for arch in ("x86_64", "arm"):
+            results = {t["name"]: t["result"] for t in self.results["boot"][arch]["tests"]}
+            for check in Y2038_CHECKS:
+                self.assertEqual(results.get(check), "pass", f"{arch}: {check}")
+            kunit = [n for n in results if n.startswith("kunit.time_test_cases.")]
+            self.assertTrue(kunit, f"{arch}: no KUnit time test results")
+            for selftest in ("posix_timers", "nanosleep", "inconsistency-check"):
+                self.assertEqual(results.get(f"kselftest.{selftest}"), "pass", f"{arch}: {selftest}")
+
+
+@unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
+class PlantedBug(unittest.TestCase):
+    def test_truncated_realtime_seconds_fail_the_boot(self):
+        run_cli("tree", "--kver", KVER, check=True)
+        tree = tree_stage.load(KVER)
+        path = "kernel/time/timekeeping.c"
+        text = (tree.src / path).read_text()
+        line = "\t\tts->tv_sec = tk->xtime_sec;"
+        self.assertLess(text.index("void ktime_get_real_ts64("), text.index(line))
+        planted = text.replace(line, "\t\tts->tv_sec = (s32)tk->xtime_sec;", 1)
+        commit = commit_contents(tree, {path: planted.encode()}, tree.baseline,
+                                 "timekeeping: planted y2038 bug\n\nSigned-off-by: T <t@example.org>\n")
+        with tempfile.TemporaryDirectory(prefix="y2038-planted-") as tmp:
+            out = Path(tmp)
+            env = dict(git_env(), GIT_DIR=str(tree.git_dir))
+            name = subprocess.run(["git", "format-patch", "-q", "-o", str(out / "01-t"), "-1", commit], env=env,
+                                  check=True, text=True, stdout=subprocess.PIPE).stdout.strip()
+            patch = f"01-t/{Path(name).name}"
+            (out / "01-t" / "0000-cover-letter.patch").write_text("Subject: planted\n\nBoot verification: -\n")
+            (out / "results.json").write_text(json.dumps({
+                "baseline": tree.baseline, "patches": [{"name": patch, "files": [path]}],
+                "postings": [{"dir": "01-t", "patches": [patch]}],
+                "build": {"baseline": tree.baseline, "verified": [patch]}}))
+            proc = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--no-pristine")
+            results = json.loads((out / "results.json").read_text())
+        boot = results["boot"]["x86_64"]
+        self.assertEqual(proc.returncode, 2, proc.stderr[-2000:])
+        self.assertEqual(boot["verdict"], "fail")
+        failed = [t["name"] for t in boot["tests"] if t["result"] == "fail"]
+        self.assertIn("init.syscall_and_vdso_agree", failed, boot)

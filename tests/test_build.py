@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The build stage flags what it must, and goes on with the rest.
+
+A four-patch series on the packaged tree, made here: a patch that builds, one
+that breaks the build, one whose changed line no configuration compiles, and
+one more that builds.  The stage must verify the first and the last, reject
+the two planted ones with the reason, keep them out of the verified series,
+and resume from its saved progress when run again.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import run_cli
+from y2038lib import tree as tree_stage
+from y2038lib.apply import commit_contents
+from y2038lib.common import git_env
+
+KVER = os.environ.get("KVER", "6.1")
+TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
+
+GOOD = ("kernel/time/itimer.c", "\tdo_setitimer(ITIMER_REAL, &it_new, &it_old);",
+        "\tdo_setitimer(ITIMER_REAL, &it_new, (&it_old));")
+BROKEN = ("kernel/time/timeconv.c", "\tdays = div_s64_rem(totalsecs, SECS_PER_DAY, &remainder);",
+          "\tdays = div_s64_rem(totalsecs, SECS_PER_DAY_Y2038_UNDEFINED, &remainder);")
+NOT_COMPILED = ("kernel/time/time.c", '#include "timekeeping.h"\n',
+                '#include "timekeeping.h"\n\n#ifdef CONFIG_Y2038_NO_SUCH_OPTION\n'
+                'static int y2038_never_compiled(void) { return 0; }\n#endif\n')
+GOOD_LATER = ("kernel/time/alarmtimer.c", "\tdelta = ktime_sub(absexp, base->get_ktime());",
+              "\tdelta = ktime_sub(absexp, (base->get_ktime()));")
+
+
+@unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
+class BuildStage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        run_cli("tree", "--kver", KVER, check=True)
+        cls.tree = tree_stage.load(KVER)
+        cls.out = Path(tempfile.mkdtemp(prefix="y2038-build-"))
+        cls.names = []
+        env = dict(git_env(), GIT_DIR=str(cls.tree.git_dir))
+        for n, (path, old, new) in enumerate((GOOD, BROKEN, NOT_COMPILED, GOOD_LATER), 1):
+            text = (cls.tree.src / path).read_text()
+            assert text.count(old) == 1, f"{old!r} not once in {path} of this tree"
+            commit = commit_contents(cls.tree, {path: text.replace(old, new).encode()}, cls.tree.baseline,
+                                     f"time: planted change {n}\n\nSigned-off-by: T <t@example.org>\n")
+            name = subprocess.run(["git", "format-patch", "-q", "--start-number", str(n), "-o", str(cls.out / "01-t"),
+                                   "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
+            cls.names.append(f"01-t/{Path(name.strip()).name}")
+        cover = "Subject: [PATCH 0/4] planted\n\nBuild verification: not run yet.\n\n-- \n"
+        (cls.out / "01-t" / "0000-cover-letter.patch").write_text(cover)
+        patches = [{"name": name, "files": [change[0]]}
+                   for name, change in zip(cls.names, (GOOD, BROKEN, NOT_COMPILED, GOOD_LATER))]
+        (cls.out / "results.json").write_text(json.dumps({
+            "baseline": cls.tree.baseline, "patches": patches,
+            "postings": [{"dir": "01-t", "patches": cls.names}]}))
+        cls.first = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
+        cls.results = json.loads((cls.out / "results.json").read_text())
+        cls.second = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out)
+
+    def patch(self, n):
+        return self.results["patches"][n]
+
+    def test_good_patches_verified_on_both_architectures(self):
+        for n in (0, 3):
+            p = self.patch(n)
+            self.assertEqual(p["build"], {"arm": "ok", "x86_64": "ok"}, p)
+            self.assertEqual(p["lines_compiled"], [1, 1], p)
+            self.assertEqual(p["new_warnings"], [], p)
+            self.assertTrue(p["verified"], p)
+
+    def test_broken_build_is_isolated_with_compiler_error(self):
+        p = self.patch(1)
+        self.assertEqual(p["build"], {"arm": "failed", "x86_64": "failed"}, p)
+        self.assertFalse(p["verified"])
+        self.assertIn("SECS_PER_DAY_Y2038_UNDEFINED", " ".join(p["build_errors"]["x86_64"]))
+
+    def test_line_no_configuration_compiles_is_named(self):
+        p = self.patch(2)
+        self.assertEqual(p["build"], {"arm": "ok", "x86_64": "ok"}, p)
+        self.assertEqual(p["lines_compiled"][1] - p["lines_compiled"][0], 1, p)
+        self.assertEqual(len(p["lines_not_compiled"]), 1)
+        self.assertTrue(p["lines_not_compiled"][0].startswith("kernel/time/time.c:"), p)
+        self.assertFalse(p["verified"])
+        self.assertIn("not compiled", p["reason"])
+
+    def test_verified_series_holds_only_verified_patches(self):
+        build = self.results["build"]
+        self.assertEqual(build["verified"], [self.names[0], self.names[3]])
+        self.assertEqual(sorted(build["not_verified"]), [self.names[1], self.names[2]])
+        changed = subprocess.run(["git", "diff", "--name-only", build["baseline"], build["verified_head"]],
+                                 env=dict(os.environ, GIT_DIR=str(self.tree.git_dir)), check=True,
+                                 text=True, stdout=subprocess.PIPE).stdout.split()
+        self.assertEqual(sorted(changed), sorted([GOOD[0], GOOD_LATER[0]]))
+
+    def test_cover_letter_names_rejected_patches(self):
+        cover = (self.out / "01-t" / "0000-cover-letter.patch").read_text()
+        self.assertIn("changed lines seen by the compiler: 3 of 4", cover)
+        for n in (1, 2):
+            self.assertIn(Path(self.names[n]).name, cover)
+        self.assertNotIn("not run yet", cover)
+
+    def test_second_run_resumes_without_building(self):
+        self.assertIn("resuming after 4 of 4 patches", self.second.stderr)
+        self.assertEqual(json.loads((self.out / "results.json").read_text())["patches"], self.results["patches"])

@@ -1,0 +1,302 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Boot stage: small kernels, pristine and with the verified series, booted in
+QEMU (TCG) on x86_64 and 32-bit ARM with an initramfs that checks timekeeping.
+
+Like kunit.py, four steps per kernel: config (tinyconfig + the fragments in
+boot-tests/configs/ via the tree's merge_config.sh), build (ccache), run
+(QEMU with the RTC a few seconds before 2038-01-19 03:14:07 UTC, the console
+logged to the work dir, a wall-clock timeout) and parse (KUnit's KTAP with the
+tree's kunit.py parse, the init's KTAP, panics, oopses and warnings).
+The verdict per architecture: the patched kernel passes everything the
+pristine kernel passes, and its own checks pass.  Results go into the series'
+results.json ("boot", "boot_pristine") and cover letters.
+"""
+import calendar
+import hashlib
+import json
+import re
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .common import REPO, Y2038Error, progress, read_json, run, work_dir, write_json
+from .build import BUILD_SECTION, Builder
+
+BOOT_TESTS = REPO / "boot-tests"
+INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
+# kselftest timers that take seconds each under TCG; set-2038 (11 min),
+# set-timer-lat and nsleep-lat (2 min each) are left out of every boot.
+QUICK_SELFTESTS = ("posix_timers", "nanosleep", "inconsistency-check", "valid-adjtimex")
+RTC_BASE = "2038-01-19T03:13:30"
+PROBLEM = re.compile(r"Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|general protection fault")
+
+
+@dataclass(frozen=True)
+class Machine:
+    arch: str
+    karch: str
+    cross: str
+    image: str
+    qemu: tuple
+    console: str
+    user_cflags: tuple
+    timeout: int  # seconds from QEMU start to power-off
+
+
+MACHINES = {m.arch: m for m in (
+    Machine("x86_64", "x86_64", "", "arch/x86/boot/bzImage",
+            ("qemu-system-x86_64", "-M", "pc", "-m", "256"), "ttyS0", (), 600),
+    Machine("arm", "arm", "arm-linux-gnueabihf-", "arch/arm/boot/zImage",
+            ("qemu-system-arm", "-M", "virt", "-cpu", "cortex-a15", "-m", "256"), "ttyAMA0",
+            ("-D_TIME_BITS=64", "-D_FILE_OFFSET_BITS=64"), 900),
+)}
+
+
+def digest(*parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+class Kernel:
+    """One (variant, architecture) kernel: config and build in <state>/boot/<variant>-<arch>."""
+
+    def __init__(self, builder: Builder, src: Path, variant: str, machine: Machine, jobs: int):
+        self.builder, self.src, self.machine, self.jobs = builder, src, machine, jobs
+        self.out = builder.root.parent / "boot" / f"{variant}-{machine.arch}"
+        self.fragments = [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config"]
+
+    def make(self, *targets, check=True):
+        m = self.machine
+        return run(["make", f"O={self.out}", f"ARCH={m.karch}", f"CROSS_COMPILE={m.cross}",
+                    f"CC=ccache {m.cross}gcc", f"-j{self.jobs}", *targets],
+                   cwd=self.src, env=self.builder.env, check=check)
+
+    def configure(self) -> None:
+        stamp = self.out / ".y2038-configured"
+        want = digest(self.builder.tree.baseline, *(f.read_text() for f in self.fragments))
+        if stamp.exists() and stamp.read_text() == want:
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.make("tinyconfig")
+        # merge_config.sh needs absolute fragment paths: with relative ones it
+        # prints an error and leaves tinyconfig, a no-MMU kernel on ARM
+        run(["scripts/kconfig/merge_config.sh", "-m", "-O", str(self.out), str(self.out / ".config"),
+             *map(str, self.fragments)], cwd=self.src, env=dict(self.builder.env, ARCH=self.machine.karch,
+                                                                 CROSS_COMPILE=self.machine.cross))
+        self.make("olddefconfig")
+        config = (self.out / ".config").read_text()
+        for fragment in self.fragments:
+            for line in fragment.read_text().splitlines():
+                if line.startswith("CONFIG_") and line not in config.splitlines():
+                    raise Y2038Error(f"{self.machine.arch}: {line} from {fragment.name} did not survive "
+                                     f"olddefconfig (a missing dependency?)")
+        stamp.write_text(want)
+
+    def build(self):
+        """(image path or None, build log excerpt)."""
+        self.configure()
+        proc = self.make(Path(self.machine.image).name, check=False)
+        if proc.returncode != 0:
+            errors = [l for l in (proc.stdout + proc.stderr).splitlines() if "error" in l.lower()]
+            return None, errors[:12]
+        return self.out / self.machine.image, []
+
+
+def build_initramfs(tree, machine: Machine) -> Path:
+    """The init and the quick timer selftests, static, in a cpio made by the tree's gen_init_cpio."""
+    root = tree.state / "boot" / f"initramfs-{machine.arch}"
+    selftests = tree.src / "tools/testing/selftests/timers"
+    cflags = ["-static", "-O2", "-D_GNU_SOURCE", *machine.user_cflags]
+    want = digest(INIT_SOURCE.read_bytes(), *cflags, *(
+        (selftests / f"{t}.c").read_bytes() for t in QUICK_SELFTESTS), tree.baseline)
+    cpio = root / "initramfs.cpio"
+    stamp = root / ".stamp"
+    if cpio.exists() and stamp.exists() and stamp.read_text() == want:
+        return cpio
+    root.mkdir(parents=True, exist_ok=True)
+    cc = f"{machine.cross}gcc"
+    run([cc, *cflags, "-Wall", "-o", str(root / "init"), str(INIT_SOURCE)])
+    spec = ["dir /dev 0755 0 0", "nod /dev/console 0600 0 0 c 5 1", "dir /proc 0755 0 0",
+            "dir /sys 0755 0 0", "dir /selftests 0755 0 0", f"file /init {root / 'init'} 0755 0 0"]
+    for test in QUICK_SELFTESTS:
+        extra = []
+        if test == "valid-adjtimex":
+            # its own clock_adjtime() clashes with glibc's when linked statically
+            extra = ["-Dclock_adjtime=selftest_clock_adjtime"]
+        run([cc, *cflags, *extra, f"-I{selftests.parent}", "-o", str(root / test), str(selftests / f"{test}.c"),
+             "-lrt", "-lpthread", "-lm"])
+        spec.append(f"file /selftests/{test} {root / test} 0755 0 0")
+    (root / "initramfs.list").write_text("\n".join(spec) + "\n")
+    gen = root / "gen_init_cpio"
+    run(["gcc", "-O2", "-o", str(gen), str(tree.src / "usr" / "gen_init_cpio.c")])
+    with open(cpio, "wb") as f:
+        subprocess.run([str(gen), str(root / "initramfs.list")], stdout=f, check=True)
+    stamp.write_text(want)
+    return cpio
+
+
+def run_qemu(machine: Machine, image: Path, initrd: Path, log: Path):
+    """(console text, seconds, exited by itself)."""
+    base = calendar.timegm(time.strptime(RTC_BASE, "%Y-%m-%dT%H:%M:%S"))
+    cmd = [*machine.qemu, "-nographic", "-no-reboot", "-rtc", f"base={RTC_BASE}", "-kernel", str(image),
+           "-initrd", str(initrd), "-append",
+           f"console={machine.console} panic=-1 oops=panic y2038_rtc_base={base}"]
+    started = time.monotonic()
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            proc.wait(timeout=machine.timeout)
+            exited = True
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            exited = False
+    return log.read_text(errors="replace"), round(time.monotonic() - started, 1), exited
+
+
+def kunit_results(tree, console: str) -> list:
+    """KUnit's KTAP from the console, parsed by the tree's own kunit.py."""
+    proc = subprocess.run(["python3", str(tree.src / "tools/testing/kunit/kunit.py"), "parse", "--json=stdout"],
+                          input=console, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    start = proc.stdout.find("{")
+    if start < 0:
+        return [{"name": "kunit", "result": "fail"}]
+    try:
+        data = json.loads(proc.stdout[start:])
+    except json.JSONDecodeError:
+        return [{"name": "kunit", "result": "fail"}]
+    tests = []
+
+    def walk(group, prefix):
+        for case in group.get("test_cases", []):
+            tests.append({"name": f"{prefix}{case['name']}",
+                          "result": {"PASS": "pass", "SKIP": "skip"}.get(case["status"], "fail")})
+        for sub in group.get("sub_groups", []):
+            walk(sub, f"{prefix}{sub['name']}.")
+    walk(data, "kunit.")
+    return tests
+
+
+def parse_console(tree, console: str, exited: bool) -> dict:
+    before_init, _, after = console.partition("y2038-init: start")
+    tests = kunit_results(tree, before_init) if "KTAP version" in before_init or "TAP version" in before_init \
+        else [{"name": "kunit", "result": "fail"}]
+    for m in re.finditer(r"^(not )?ok \d+ (\S+)(?: # (SKIP)?.*)?$", after, re.M):
+        kind = "kselftest" if m.group(2) in QUICK_SELFTESTS else "init"
+        tests.append({"name": f"{kind}.{m.group(2)}",
+                      "result": "skip" if m.group(3) else "fail" if m.group(1) else "pass"})
+    lines = console.splitlines()
+    problems = []
+    for n, line in enumerate(lines):
+        if PROBLEM.search(line):
+            problems.append("\n".join(lines[max(0, n - 2):n + 12]))
+    verdict_line = re.search(r"y2038-init: verdict (PASS|FAIL)", after)
+    if not exited:
+        problems.append("the guest stopped answering: killed after the timeout; last lines:\n"
+                        + "\n".join(lines[-15:]))
+    elif not verdict_line:
+        problems.append("the guest stopped before the init's verdict; last lines:\n" + "\n".join(lines[-15:]))
+    ok = (exited and verdict_line and verdict_line.group(1) == "PASS" and not problems
+          and all(t["result"] != "fail" for t in tests))
+    return {"verdict": "pass" if ok else "fail", "tests": tests, "problems": problems}
+
+
+def patched_worktree(builder: Builder, src: Path, verified: list, series_dir: Path) -> None:
+    builder.src = src
+    builder.reset(builder.tree.baseline)
+    for name in verified:
+        proc = builder.git("am", "-q", "--keep-cr", str(series_dir / name), check=False)
+        if proc.returncode != 0:
+            builder.git("am", "--abort", check=False)
+            raise Y2038Error(f"verified patch {name} does not apply: run `tools/y2038 build` again")
+
+
+def boot_one(tree, builder, src, variant, machine, jobs, initrd) -> dict:
+    kernel = Kernel(builder, src, variant, machine, jobs)
+    started = time.monotonic()
+    progress(f"{variant} {machine.arch}: building the kernel in {kernel.out}")
+    image, errors = kernel.build()
+    build_seconds = round(time.monotonic() - started, 1)
+    if not image:
+        return {"verdict": "fail", "tests": [], "problems": ["kernel build failed:\n" + "\n".join(errors)],
+                "build_seconds": build_seconds, "seconds": 0}
+    log = kernel.out.parent / f"{variant}-{machine.arch}.log"
+    progress(f"{variant} {machine.arch}: booting in QEMU (console: {log})")
+    console, seconds, exited = run_qemu(machine, image, initrd, log)
+    result = parse_console(tree, console, exited)
+    result.update(seconds=seconds, build_seconds=build_seconds, log=str(log))
+    return result
+
+
+def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine=True) -> dict:
+    results_path = series_dir / "results.json"
+    results = read_json(results_path, "series")
+    build = results.get("build")
+    if not build or build.get("baseline") != tree.baseline:
+        raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
+    boot_root = tree.state / "boot"
+    boot_root.mkdir(parents=True, exist_ok=True)
+    builder = Builder(tree, jobs)
+    variants = [("patched", boot_root / "src-patched")]
+    if pristine:
+        variants.insert(0, ("pristine", boot_root / "src-pristine"))
+    boots = {"patched": {}, "pristine": {}}
+    for variant, src in variants:
+        patched_worktree(builder, src, build["verified"] if variant == "patched" else [], series_dir)
+        for arch in arches:
+            machine = MACHINES[arch]
+            initrd = build_initramfs(tree, machine)
+            boots[variant][arch] = boot_one(tree, builder, src, variant, machine, jobs, initrd)
+    for arch, patched in boots["patched"].items():
+        before = {t["name"]: t["result"] for t in boots["pristine"].get(arch, {}).get("tests", [])}
+        after = {t["name"]: t["result"] for t in patched["tests"]}
+        patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and after.get(n) != "pass")
+        if patched["regressions"]:
+            patched["verdict"] = "fail"
+    results["boot"] = boots["patched"]
+    if pristine:
+        results["boot_pristine"] = boots["pristine"]
+    write_json(results_path, results)
+    write_cover_letters(series_dir, results)
+    return results
+
+
+BOOT_SECTION = re.compile(r"^Boot verification[^\n]*(\n[^\n]+)*", re.M)
+
+
+def cover_section(results) -> str:
+    lines = ["Boot verification (QEMU TCG, tinyconfig + boot-tests/configs, RTC at "
+             f"{RTC_BASE} UTC, init crossing 2038-01-19 03:14:07):"]
+    for arch, boot in sorted(results["boot"].items()):
+        counts = {r: sum(t["result"] == r for t in boot["tests"]) for r in ("pass", "fail", "skip")}
+        pristine = results.get("boot_pristine", {}).get(arch)
+        lines.append(f"  {arch}: {boot['verdict'].upper()}, {counts['pass']} passed, {counts['fail']} failed, "
+                     f"{counts['skip']} skipped" + (f" (pristine kernel: {pristine['verdict'].upper()})"
+                                                     if pristine else ""))
+    return "\n".join(lines)
+
+
+def write_cover_letters(series_dir: Path, results: dict) -> None:
+    section = cover_section(results)
+    for posting in results["postings"]:
+        cover = series_dir / posting["dir"] / "0000-cover-letter.patch"
+        text = cover.read_text()
+        cover.write_text(BOOT_SECTION.sub(lambda _: section, text, count=1))
+
+
+def boot_text(results) -> str:
+    lines = []
+    for key in ("boot_pristine", "boot"):
+        for arch, boot in sorted(results.get(key, {}).items()):
+            failed = [t["name"] for t in boot["tests"] if t["result"] == "fail"]
+            lines.append(f"{'patched' if key == 'boot' else 'pristine'} {arch}: {boot['verdict'].upper()} "
+                         f"(build {boot['build_seconds']} s, boot {boot['seconds']} s, {len(boot['tests'])} tests"
+                         + (f", failed: {', '.join(failed)}" if failed else "")
+                         + (f", regressions: {', '.join(boot['regressions'])}" if boot.get("regressions") else "")
+                         + ")")
+            lines += [f"    {p.splitlines()[0]}" for p in boot["problems"]]
+    return "\n".join(lines)
