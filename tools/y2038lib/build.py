@@ -32,6 +32,9 @@ from .common import REPO, Y2038Error, git_env, progress, read_json, run, work_di
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
 ERROR_LINES = 12
+# What the stage adds to each patch of results.json
+BUILD_PATCH_KEYS = ("build", "build_errors", "lines_compiled", "lines_not_compiled", "new_warnings",
+                    "verified", "reason")
 
 
 @dataclass(frozen=True)
@@ -160,8 +163,8 @@ class Builder:
                         KBUILD_BUILD_HOST="y2038")
 
     def git(self, *args, check=True):
-        env = dict(self.env, GIT_DIR=str(self.tree.git_dir), GIT_WORK_TREE=str(self.src))
-        return run(["git", *args], cwd=self.src, env=env, check=check)
+        # the worktree's own .git: HEAD, index and `git am` state are per worktree
+        return run(["git", *args], cwd=self.src, env=self.env, check=check)
 
     def reset(self, commit: str) -> None:
         if not (self.src / "Makefile").exists():
@@ -393,7 +396,7 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
 
     summary = dict(summarize(patches, state), baseline=tree.baseline, verified_head=state["head"])
     for patch, record in zip(patches, state["done"]):
-        patch.update({k: v for k, v in record.items() if k != "units"})
+        patch.update({k: v for k, v in record.items() if k in BUILD_PATCH_KEYS})
     results["build"] = summary
     write_json(results_path, results)
     write_cover_letters(series_dir, results)

@@ -22,6 +22,9 @@ from .rules import parse_rule
 from .common import COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, git_env, progress, read_json, run, write_json
 
 MAX_POSTING = 15
+# Paragraphs of the cover letter that the build and boot stages fill in.
+BUILD_PLACEHOLDER = "Build verification: not run yet (`tools/y2038 build` fills this in)."
+BOOT_PLACEHOLDER = "Boot verification: not run yet (`tools/y2038 boot` fills this in)."
 
 # Subject prefixes by path; {1} is the first directory below the prefix, {2} the second.
 PREFIXES = [
@@ -214,8 +217,7 @@ def cover_letter(version, posting, patches, matches) -> tuple:
             lines.append(f"  {name}: {w['type']}: {w['message']} ({reason})")
     else:
         lines.append("checkpatch.pl: no errors, no warnings.")
-    lines += ["", "Build verification: not run yet (`tools/y2038 build` fills this in).",
-              "", "Boot verification: not run yet (`tools/y2038 boot` fills this in)."]
+    lines += ["", BUILD_PLACEHOLDER, "", BOOT_PLACEHOLDER]
     return subject, "\n".join(lines)
 
 
