@@ -83,7 +83,7 @@ class PlantedBug(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="y2038-planted-") as tmp:
             out = Path(tmp)
             env = dict(git_env(), GIT_DIR=str(tree.git_dir))
-            name = subprocess.run(["git", "format-patch", "-q", "-o", str(out / "01-t"), "-1", commit], env=env,
+            name = subprocess.run(["git", "format-patch", "-o", str(out / "01-t"), "-1", commit], env=env,
                                   check=True, text=True, stdout=subprocess.PIPE).stdout.strip()
             patch = f"01-t/{Path(name).name}"
             (out / "01-t" / "0000-cover-letter.patch").write_text("Subject: planted\n\nBoot verification: -\n")

@@ -48,7 +48,7 @@ class BuildStage(unittest.TestCase):
             assert text.count(old) == 1, f"{old!r} not once in {path} of this tree"
             commit = commit_contents(cls.tree, {path: text.replace(old, new).encode()}, cls.tree.baseline,
                                      f"time: planted change {n}\n\nSigned-off-by: T <t@example.org>\n")
-            name = subprocess.run(["git", "format-patch", "-q", "--start-number", str(n), "-o", str(cls.out / "01-t"),
+            name = subprocess.run(["git", "format-patch", "--start-number", str(n), "-o", str(cls.out / "01-t"),
                                    "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
             cls.names.append(f"01-t/{Path(name.strip()).name}")
         cover = "Subject: [PATCH 0/4] planted\n\nBuild verification: not run yet.\n\n-- \n"

@@ -14,6 +14,7 @@ results.json ("boot", "boot_pristine") and cover letters.
 import calendar
 import hashlib
 import json
+import os
 import re
 import subprocess
 import time
@@ -99,11 +100,27 @@ class Kernel:
     def build(self):
         """(image path or None, build log excerpt)."""
         self.configure()
+        self.touch_changed_since_last_build()
         proc = self.make(Path(self.machine.image).name, check=False)
         if proc.returncode != 0:
             errors = [l for l in (proc.stdout + proc.stderr).splitlines() if "error" in l.lower()]
             return None, errors[:12]
+        (self.out / ".y2038-built-commit").write_text(self.head())
         return self.out / self.machine.image, []
+
+    def head(self) -> str:
+        return self.builder.git("rev-parse", "HEAD").stdout.strip()
+
+    def touch_changed_since_last_build(self) -> None:
+        """git keeps a file's mtime when it thinks the file is unchanged, so
+        make could miss a file that differs from the last build: touch them."""
+        stamp = self.out / ".y2038-built-commit"
+        if not stamp.exists() or stamp.read_text() == self.head():
+            return
+        changed = self.builder.git("diff", "--name-only", stamp.read_text(), "HEAD").stdout.split()
+        for relpath in changed:
+            if (self.src / relpath).exists():
+                os.utime(self.src / relpath)
 
 
 def build_initramfs(tree, machine: Machine) -> Path:
@@ -205,10 +222,12 @@ def parse_console(tree, console: str, exited: bool) -> dict:
     return {"verdict": "pass" if ok else "fail", "tests": tests, "problems": problems}
 
 
-def patched_worktree(builder: Builder, src: Path, verified: list, series_dir: Path) -> None:
-    builder.src = src
+def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None:
+    """The baseline plus the verified patches, applied the way a maintainer would."""
     builder.reset(builder.tree.baseline)
     for name in verified:
+        if not (series_dir / name).is_file():
+            raise Y2038Error(f"{series_dir / name}: verified patch missing from the series")
         proc = builder.git("am", "-q", "--keep-cr", str(series_dir / name), check=False)
         if proc.returncode != 0:
             builder.git("am", "--abort", check=False)
@@ -240,13 +259,13 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
     boot_root = tree.state / "boot"
     boot_root.mkdir(parents=True, exist_ok=True)
-    builder = Builder(tree, jobs)
     variants = [("patched", boot_root / "src-patched")]
     if pristine:
         variants.insert(0, ("pristine", boot_root / "src-pristine"))
     boots = {"patched": {}, "pristine": {}}
     for variant, src in variants:
-        patched_worktree(builder, src, build["verified"] if variant == "patched" else [], series_dir)
+        builder = Builder(tree, jobs, src)
+        checkout_variant(builder, build["verified"] if variant == "patched" else [], series_dir)
         for arch in arches:
             machine = MACHINES[arch]
             initrd = build_initramfs(tree, machine)

@@ -152,11 +152,11 @@ def warning_key(line: str) -> str:
 class Builder:
     """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
 
-    def __init__(self, tree, jobs: int):
+    def __init__(self, tree, jobs: int, src: Path = None):
         self.tree = tree
         self.jobs = jobs
         self.root = tree.state / "build"
-        self.src = self.root / "src"
+        self.src = src or self.root / "src"
         self.root.mkdir(exist_ok=True)
         self.env = dict(git_env(), CCACHE_DIR=str(work_dir() / "ccache"), CCACHE_BASEDIR=str(tree.state),
                         KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
@@ -363,6 +363,9 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
     if results["baseline"] != tree.baseline:
         raise Y2038Error(f"{series_dir} was made for another baseline: run `tools/y2038 series` again")
     patches = results["patches"]
+    missing = [p["name"] for p in patches if not (series_dir / p["name"]).is_file()]
+    if missing:
+        raise Y2038Error(f"{series_dir}: patches listed in results.json are missing: {', '.join(missing[:3])}")
     wanted = sorted({a for p in patches for f in p["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES))
     arches = available_arches(wanted, install)
     for name in DEFAULT_ARCHES:
