@@ -67,7 +67,9 @@ class Kernel:
 
     def __init__(self, builder: Builder, src: Path, variant: str, machine: Machine, jobs: int):
         self.builder, self.src, self.machine, self.jobs = builder, src, machine, jobs
-        self.out = builder.root.parent / "boot" / f"{variant}-{machine.arch}"
+        # <variant>/src beside <variant>/<arch>: the same relative paths for
+        # every variant, so ccache (CCACHE_BASEDIR) shares their objects
+        self.out = src.parent / machine.arch
         self.fragments = [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config"]
 
     def make(self, *targets, check=True):
@@ -243,7 +245,7 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd) -> dict:
     if not image:
         return {"verdict": "fail", "tests": [], "problems": ["kernel build failed:\n" + "\n".join(errors)],
                 "build_seconds": build_seconds, "seconds": 0}
-    log = kernel.out.parent / f"{variant}-{machine.arch}.log"
+    log = kernel.out.parent / f"console-{machine.arch}.log"
     progress(f"{variant} {machine.arch}: booting in QEMU (console: {log})")
     console, seconds, exited = run_qemu(machine, image, initrd, log)
     result = parse_console(tree, console, exited)
@@ -259,9 +261,9 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
     boot_root = tree.state / "boot"
     boot_root.mkdir(parents=True, exist_ok=True)
-    variants = [("patched", boot_root / "src-patched")]
+    variants = [("patched", boot_root / "patched" / "src")]
     if pristine:
-        variants.insert(0, ("pristine", boot_root / "src-pristine"))
+        variants.insert(0, ("pristine", boot_root / "pristine" / "src"))
     boots = {"patched": {}, "pristine": {}}
     for variant, src in variants:
         builder = Builder(tree, jobs, src)

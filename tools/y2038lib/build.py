@@ -21,6 +21,7 @@ import hashlib
 import os
 import re
 import shutil
+import subprocess
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -210,9 +211,9 @@ class Builder:
                 target = unit[:-2] + suffix
                 (out / target).unlink(missing_ok=True)  # a stale object must not pass for a build
                 targets.append(target)
-        proc = run(["make", "-k", "-Otarget", *self.make_args(arch), *targets],
-                   cwd=self.src, env=self.env, check=False)
-        text = proc.stdout + proc.stderr
+        # one stream: make -Otarget keeps each target's stdout and stderr together
+        text = subprocess.run(["make", "-k", "-Otarget", *self.make_args(arch), *targets], cwd=self.src,
+                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
         messages = parse_make_output(text, self.src, out)
         result = {}
         for unit in units:
@@ -249,9 +250,25 @@ def header_includers(builder, header: str, prefer) -> list:
     return ordered[:INCLUDERS_PER_HEADER]
 
 
+def build_units(builder, files, arch: str) -> list:
+    """The .c files to build for these touched files: the .c files themselves,
+    files including a touched header, and files including a touched .c file
+    (kernel/sched/ builds debug.c inside build_utility.c)."""
+    units = set()
+    for f in files:
+        if arch not in arches_for(f):
+            continue
+        if f.endswith(".c"):
+            units.add(f)
+        if f.endswith((".c", ".h")):
+            units.update(header_includers(builder, f, files))
+    return sorted(units)
+
+
 def series_fingerprint(series_dir: Path, names, tree, arches) -> str:
     h = hashlib.sha256()
-    for part in (tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(arches)):
+    # this stage's own code too: a changed stage does not resume on old results
+    for part in (tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(arches), Path(__file__).read_text()):
         h.update(part.encode() + b"\0")
     for name in names:
         h.update(name.encode() + b"\0" + (series_dir / name).read_bytes())
@@ -286,9 +303,7 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
     proven = {(f, n): False for f, lines in changed.items() for n in lines if n not in directives[f]}
     built = {}
     for name in sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES)):
-        units = sorted({f for f in patch["files"] if f.endswith(".c") and name in arches_for(f)} |
-                       {u for f in patch["files"] if f.endswith(".h") and name in arches_for(f)
-                        for u in header_includers(builder, f, patch["files"])})
+        units = build_units(builder, patch["files"], name)
         if not units:
             record["build"][name] = "not-built"
             continue
@@ -346,9 +361,7 @@ def baseline_warnings(builder, patches, arches: dict) -> dict:
     for name, why_not in arches.items():
         if why_not:
             continue
-        units = sorted({f for p in patches for f in p["files"] if f.endswith(".c") and name in arches_for(f)} |
-                       {u for p in patches for f in p["files"] if f.endswith(".h") and name in arches_for(f)
-                        for u in header_includers(builder, f, p["files"])})
+        units = sorted({u for p in patches for u in build_units(builder, p["files"], name)})
         if units:
             builder.configure(ARCHES[name])
             progress(f"{name}: building the {len(units)} files the series touches on the baseline")
