@@ -237,15 +237,14 @@ class Builder:
 def header_includers(builder, header: str, prefer) -> list:
     """A few .c files that include the header, those the patch touches first."""
     if header.startswith("include/"):
-        pattern = f"#include <{header[len('include/'):]}>"
-        where = ["*.c"]
+        name, where = header[len("include/"):], ["*.c"]
     elif header.startswith("arch/") and "/include/" in header:
-        pattern = f"#include <{header.split('/include/', 1)[1]}>"
-        where = [f"arch/{header.split('/')[1]}/*.c"]
+        name, where = header.split("/include/", 1)[1], [f"arch/{header.split('/')[1]}/*.c"]
     else:
-        pattern = f'#include "{Path(header).name}"'
-        where = [f"{Path(header).parent}/*.c"]
-    found = builder.git("grep", "-l", "-F", pattern, "--", *where, check=False).stdout.split()
+        name, where = Path(header).name, [f"{Path(header).parent}/*.c"]
+    # "# include" with a space is common (kernel/sched/build_utility.c)
+    pattern = rf'^\s*#\s*include\s*[<"]{re.escape(name)}[>"]'
+    found = builder.git("grep", "-l", "-E", pattern, "--", *where, check=False).stdout.split()
     ordered = [f for f in prefer if f in found] + sorted(f for f in found if f not in prefer)
     return ordered[:INCLUDERS_PER_HEADER]
 
@@ -339,7 +338,7 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
     record["lines_compiled"] = [sum(proven.values()), len(proven)]
     record["lines_not_compiled"] = [f"{f}:{n}" for (f, n), ok in sorted(proven.items()) if not ok]
     reasons = [f"{a} build failed" for a, s in record["build"].items() if s == "failed"]
-    if "ok" not in record["build"].values():
+    if not {"ok", "failed"} & set(record["build"].values()):
         reasons.append("not built on any architecture here")
     if record["lines_not_compiled"]:
         reasons.append(f"{len(record['lines_not_compiled'])} changed lines not compiled")
