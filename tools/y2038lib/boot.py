@@ -29,6 +29,10 @@ INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
 # kselftest timers that take seconds each under TCG; set-2038 (11 min),
 # set-timer-lat and nsleep-lat (2 min each) are left out of every boot.
 QUICK_SELFTESTS = ("posix_timers", "nanosleep", "inconsistency-check", "valid-adjtimex")
+# valid-adjtimex defines its own clock_adjtime(), which clashes with glibc's
+# when linked statically; renamed, it makes the 32-bit time syscall with
+# glibc's 64-bit struct timex on armhf and fails on every kernel.
+SELFTESTS_LEFT_OUT = {"arm": ("valid-adjtimex",)}
 RTC_BASE = "2038-01-19T03:13:30"
 PROBLEM = re.compile(r"Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|general protection fault")
 
@@ -125,13 +129,17 @@ class Kernel:
                 os.utime(self.src / relpath)
 
 
+def selftests_for(machine: Machine):
+    return [t for t in QUICK_SELFTESTS if t not in SELFTESTS_LEFT_OUT.get(machine.arch, ())]
+
+
 def build_initramfs(tree, machine: Machine) -> Path:
     """The init and the quick timer selftests, static, in a cpio made by the tree's gen_init_cpio."""
     root = tree.state / "boot" / f"initramfs-{machine.arch}"
     selftests = tree.src / "tools/testing/selftests/timers"
     cflags = ["-static", "-O2", "-D_GNU_SOURCE", *machine.user_cflags]
     want = digest(INIT_SOURCE.read_bytes(), *cflags, *(
-        (selftests / f"{t}.c").read_bytes() for t in QUICK_SELFTESTS), tree.baseline)
+        (selftests / f"{t}.c").read_bytes() for t in selftests_for(machine)), tree.baseline)
     cpio = root / "initramfs.cpio"
     stamp = root / ".stamp"
     if cpio.exists() and stamp.exists() and stamp.read_text() == want:
@@ -141,7 +149,7 @@ def build_initramfs(tree, machine: Machine) -> Path:
     run([cc, *cflags, "-Wall", "-o", str(root / "init"), str(INIT_SOURCE)])
     spec = ["dir /dev 0755 0 0", "nod /dev/console 0600 0 0 c 5 1", "dir /proc 0755 0 0",
             "dir /sys 0755 0 0", "dir /selftests 0755 0 0", f"file /init {root / 'init'} 0755 0 0"]
-    for test in QUICK_SELFTESTS:
+    for test in selftests_for(machine):
         extra = []
         if test == "valid-adjtimex":
             # its own clock_adjtime() clashes with glibc's when linked statically
@@ -273,11 +281,18 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
             initrd = build_initramfs(tree, machine)
             boots[variant][arch] = boot_one(tree, builder, src, variant, machine, jobs, initrd)
     for arch, patched in boots["patched"].items():
-        before = {t["name"]: t["result"] for t in boots["pristine"].get(arch, {}).get("tests", [])}
+        pristine_boot = boots["pristine"].get(arch)
+        if not pristine_boot:
+            continue
+        before = {t["name"]: t["result"] for t in pristine_boot["tests"]}
         after = {t["name"]: t["result"] for t in patched["tests"]}
         patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and after.get(n) != "pass")
-        if patched["regressions"]:
-            patched["verdict"] = "fail"
+        # a kernel test that fails on the pristine kernel too is reported, not held against the series
+        patched["known_failures"] = sorted(n for n, r in after.items()
+                                           if r == "fail" and before.get(n) == "fail" and not n.startswith("init."))
+        own_checks_pass = all(r != "fail" for n, r in after.items() if n not in patched["known_failures"])
+        healthy = not patched["problems"] and patched["seconds"] > 0
+        patched["verdict"] = "pass" if own_checks_pass and healthy and not patched["regressions"] else "fail"
     results["boot"] = boots["patched"]
     if pristine:
         results["boot_pristine"] = boots["pristine"]
