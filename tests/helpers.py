@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared by the tests: paths, running the CLI, a tiny fake kernel tree."""
+import json
 import os
 import subprocess
 import sys
@@ -33,3 +34,30 @@ def make_mini_tree(root: Path, files: dict) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     return root
+
+
+def planted_series(tree, out: Path, changes) -> list:
+    """A series of planted changes in out/01-t/, each a patch on the baseline made
+    by git format-patch, with the results.json a later stage reads.  changes:
+    [(path, old, new)], the first `old` in the file replaced.  Returns the
+    patch names, relative to out."""
+    from y2038lib.apply import commit_contents
+    from y2038lib.common import git_env
+    env = dict(git_env(), GIT_DIR=str(tree.git_dir))
+    names = []
+    for n, (path, old, new) in enumerate(changes, 1):
+        text = (tree.src / path).read_text()
+        assert old in text, f"{old!r} not in {path} of this tree"
+        commit = commit_contents(tree, {path: text.replace(old, new, 1).encode()}, tree.baseline,
+                                 f"time: planted change {n}\n\nSigned-off-by: T <t@example.org>\n")
+        name = subprocess.run(["git", "format-patch", "--start-number", str(n), "-o", str(out / "01-t"),
+                               "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
+        names.append(f"01-t/{Path(name.strip()).name}")
+    cover = (f"Subject: [PATCH 0/{len(names)}] planted\n\nBuild verification: not run yet.\n\n"
+             "Boot verification: pending.\n\n-- \n")
+    (out / "01-t" / "0000-cover-letter.patch").write_text(cover)
+    results = {"baseline": tree.baseline,
+               "patches": [{"name": name, "files": [c[0]]} for name, c in zip(names, changes)],
+               "postings": [{"dir": "01-t", "patches": names}]}
+    (out / "results.json").write_text(json.dumps(results))
+    return names

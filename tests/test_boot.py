@@ -11,15 +11,12 @@ the boot verdict must be FAIL and name the check that caught it.
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from helpers import REPO, run_cli
+from helpers import REPO, planted_series, run_cli
 from y2038lib import tree as tree_stage
-from y2038lib.apply import commit_contents
-from y2038lib.common import git_env
 
 KVER = os.environ.get("KVER", "6.1")
 TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
@@ -77,20 +74,13 @@ class PlantedBug(unittest.TestCase):
         text = (tree.src / path).read_text()
         line = "\t\tts->tv_sec = tk->xtime_sec;"
         self.assertLess(text.index("void ktime_get_real_ts64("), text.index(line))
-        planted = text.replace(line, "\t\tts->tv_sec = (s32)tk->xtime_sec;", 1)
-        commit = commit_contents(tree, {path: planted.encode()}, tree.baseline,
-                                 "timekeeping: planted y2038 bug\n\nSigned-off-by: T <t@example.org>\n")
         with tempfile.TemporaryDirectory(prefix="y2038-planted-") as tmp:
             out = Path(tmp)
-            env = dict(git_env(), GIT_DIR=str(tree.git_dir))
-            name = subprocess.run(["git", "format-patch", "-o", str(out / "01-t"), "-1", commit], env=env,
-                                  check=True, text=True, stdout=subprocess.PIPE).stdout.strip()
-            patch = f"01-t/{Path(name).name}"
-            (out / "01-t" / "0000-cover-letter.patch").write_text("Subject: planted\n\nBoot verification: -\n")
-            (out / "results.json").write_text(json.dumps({
-                "baseline": tree.baseline, "patches": [{"name": patch, "files": [path]}],
-                "postings": [{"dir": "01-t", "patches": [patch]}],
-                "build": {"baseline": tree.baseline, "verified": [patch]}}))
+            names = planted_series(tree, out, [(path, line, "\t\tts->tv_sec = (s32)tk->xtime_sec;")])
+            # the boot stage reads the verified patches from the build stage's results
+            results = json.loads((out / "results.json").read_text())
+            results["build"] = {"baseline": tree.baseline, "verified": names}
+            (out / "results.json").write_text(json.dumps(results))
             proc = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--no-pristine")
             results = json.loads((out / "results.json").read_text())
         boot = results["boot"]["x86_64"]

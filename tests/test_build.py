@@ -15,10 +15,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from helpers import run_cli
+from helpers import planted_series, run_cli
 from y2038lib import tree as tree_stage
-from y2038lib.apply import commit_contents
-from y2038lib.common import git_env
 
 KVER = os.environ.get("KVER", "6.1")
 TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
@@ -41,23 +39,10 @@ class BuildStage(unittest.TestCase):
         run_cli("tree", "--kver", KVER, check=True)
         cls.tree = tree_stage.load(KVER)
         cls.out = Path(tempfile.mkdtemp(prefix="y2038-build-"))
-        cls.names = []
-        env = dict(git_env(), GIT_DIR=str(cls.tree.git_dir))
-        for n, (path, old, new) in enumerate((GOOD, BROKEN, NOT_COMPILED, GOOD_LATER), 1):
-            text = (cls.tree.src / path).read_text()
-            assert text.count(old) == 1, f"{old!r} not once in {path} of this tree"
-            commit = commit_contents(cls.tree, {path: text.replace(old, new).encode()}, cls.tree.baseline,
-                                     f"time: planted change {n}\n\nSigned-off-by: T <t@example.org>\n")
-            name = subprocess.run(["git", "format-patch", "--start-number", str(n), "-o", str(cls.out / "01-t"),
-                                   "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
-            cls.names.append(f"01-t/{Path(name.strip()).name}")
-        cover = "Subject: [PATCH 0/4] planted\n\nBuild verification: not run yet.\n\n-- \n"
-        (cls.out / "01-t" / "0000-cover-letter.patch").write_text(cover)
-        patches = [{"name": name, "files": [change[0]]}
-                   for name, change in zip(cls.names, (GOOD, BROKEN, NOT_COMPILED, GOOD_LATER))]
-        (cls.out / "results.json").write_text(json.dumps({
-            "baseline": cls.tree.baseline, "patches": patches,
-            "postings": [{"dir": "01-t", "patches": cls.names}]}))
+        changes = (GOOD, BROKEN, NOT_COMPILED, GOOD_LATER)
+        for path, old, _ in changes:
+            assert (cls.tree.src / path).read_text().count(old) == 1, f"{old!r} not once in {path} of this tree"
+        cls.names = planted_series(cls.tree, cls.out, changes)
         cls.first = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
         cls.results = json.loads((cls.out / "results.json").read_text())
         cls.second = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)

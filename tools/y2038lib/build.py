@@ -194,8 +194,7 @@ class Builder:
             return
         progress(f"{arch.name}: allmodconfig + make prepare in {out} (about a minute)")
         out.mkdir(exist_ok=True)
-        for target in (f"KCONFIG_ALLCONFIG={CONFIG_FRAGMENT}", "prepare"):
-            targets = ["allmodconfig", target] if target.startswith("KCONFIG") else [target]
+        for targets in ([f"KCONFIG_ALLCONFIG={CONFIG_FRAGMENT}", "allmodconfig"], ["prepare"]):
             proc = run(["make", *self.make_args(arch), *targets], cwd=self.src, env=self.env, check=False)
             if proc.returncode != 0:
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
