@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Every rule in cocci/ against its Coccinelle test triple (X.cocci, X.c, X.res).
+"""Every rule in cocci/ against its Coccinelle-style test triple (X.cocci, X.c, X.res).
+
+.unifdef rules have the same triple; .kconfig rules take X.Kconfig as input.
 
 One test per rule: the rule turns X.c into exactly X.res (the file holds the
 code it must change and the look-alike code it must leave alone), changes
@@ -15,7 +17,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO
-from y2038lib import rules
+from y2038lib import apply, rules
 
 
 def spatch_report(rule, source: Path) -> str:
@@ -28,7 +30,12 @@ def spatch_report(rule, source: Path) -> str:
     return "".join(sorted(proc.stdout.splitlines(True)))
 
 
-def spatch(rule, source: Path) -> str:
+def run_rule(rule, source: Path) -> str:
+    if rule.kind != "cocci":
+        result = apply.run_text_rule(rule, source.name, source.read_bytes())
+        if result["status"] == "failed":
+            raise AssertionError(f"{rule.relpath} failed on {source.name}: {result['detail']}")
+        return result.get("output", source.read_bytes()).decode()
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "out.c"
         proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "patch", "--very-quiet",
@@ -46,7 +53,7 @@ class RuleTriples(unittest.TestCase):
 
 def make_test(rule):
     def test(self):
-        source = rule.path.with_suffix(".c")
+        source = rule.path.with_suffix(".Kconfig" if rule.kind == "kconfig" else ".c")
         expected = rule.path.with_suffix(".res")
         self.assertTrue(source.exists() and expected.exists(),
                         f"{rule.relpath} needs its test triple {source.name} and {expected.name}")
@@ -58,12 +65,12 @@ def make_test(rule):
                                                 f"{expected.name} (expected)", "spatch -D report"))
             self.assertFalse(diff, f"{rule.relpath} report differs from {expected.name}:\n{diff}")
             return
-        actual = spatch(rule, source)
+        actual = run_rule(rule, source)
         diff = "".join(difflib.unified_diff(expected.read_text().splitlines(True), actual.splitlines(True),
                                             f"{expected.name} (expected)", "spatch output"))
         self.assertFalse(diff, f"{rule.relpath} output differs from {expected.name}:\n{diff}")
         self.assertNotEqual(source.read_text(), expected.read_text(), f"{expected.name} shows no change")
-        again = spatch(rule, expected)
+        again = run_rule(rule, expected)
         self.assertEqual(again, expected.read_text(), f"{rule.relpath} is not idempotent on {expected.name}")
     return test
 
@@ -71,3 +78,26 @@ def make_test(rule):
 for _campaign, _rules in rules.campaigns():
     for _rule in _rules:
         setattr(RuleTriples, f"test_{_campaign.replace('-', '_')}__{_rule.name}", make_test(_rule))
+
+
+class KconfigEditor(unittest.TestCase):
+    def test_references_it_leaves_are_reported(self):
+        rule = rules.parse_rule(REPO / "cocci/ktime-scalar/ktime_scalar_kconfig.kconfig")
+        source = rule.path.with_suffix(".Kconfig")
+        result = apply.run_text_rule(rule, "arch/x86/Kconfig", source.read_bytes())
+        lines = source.read_text().splitlines()
+        self.assertEqual([lines[n - 1].strip() for n, _ in result["left"]],
+                         ["depends on PARAVIRT && !KTIME_SCALAR"])
+
+    def test_unreadable_command_is_a_clear_error(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "bad.kconfig"
+            path.write_text(rule_header() + "remove KTIME_SCALAR\n")
+            rule = rules.parse_rule(path)
+            with self.assertRaisesRegex(Exception, "cannot read command 'remove KTIME_SCALAR'"):
+                apply.check_rule_parses(rule)
+
+
+def rule_header() -> str:
+    return ("/// A test rule.\n// Confidence: Low\n// Scope: all\n// Introduced: 3.17\n"
+            "// Subject: test\n// Prefilter: KTIME_SCALAR\n\n")

@@ -9,6 +9,7 @@ share, never call spatch again.  Each campaign's result is recorded as a git
 commit (made without a checkout) and the stage writes matches.json.
 """
 import difflib
+import fnmatch
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import kconfig
 from .common import Y2038Error, git_env, progress, run, work_dir, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -30,6 +32,12 @@ def spatch_version() -> str:
 
 
 def check_rule_parses(rule) -> None:
+    if rule.kind == "unifdef":
+        unifdef_arguments(rule)
+        return
+    if rule.kind == "kconfig":
+        kconfig.parse_commands(rule.body, rule.relpath)
+        return
     mode = "patch" if rule.patch_mode else "report"
     proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", mode], check=False)
     if proc.returncode != 0:
@@ -112,6 +120,36 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> di
         return result
 
 
+def unifdef_arguments(rule):
+    """A .unifdef rule's body: unifdef's -DSYM[=value], -USYM and -B
+    (compress the blank lines around a removed section), nothing else."""
+    args = [a for line in rule.body for a in line.split()]
+    bad = [a for a in args if not re.fullmatch(r"-B|-[DU][A-Za-z_]\w*(=\w+)?", a)]
+    if bad or not any(a != "-B" for a in args):
+        raise Y2038Error(f"{rule.relpath}: a .unifdef rule holds -DSYM[=value], -USYM and -B only"
+                         + (f", not {' '.join(bad)}" if bad else ""))
+    return args
+
+
+def run_text_rule(rule, relpath: str, content: bytes) -> dict:
+    """A .unifdef or .kconfig rule on one file: same result shape as spatch's,
+    plus 'left': [(line, why)] for what the rule saw but could not convert."""
+    if rule.kind == "unifdef":
+        proc = subprocess.run(["unifdef", *unifdef_arguments(rule), "-"], input=content,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if proc.returncode not in (0, 1):  # 1: output differs from input
+            return {"status": "failed", "detail": proc.stderr.decode(errors="replace").strip()}
+        output, left = proc.stdout, []
+    else:
+        text, left = kconfig.edit(content.decode(), kconfig.parse_commands(rule.body, rule.relpath))
+        output = text.encode()
+    result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": 0,
+              "left": [list(item) for item in left]}
+    if output != content:
+        result["output"] = output
+    return result
+
+
 def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
     """One rule on many files in one spatch process (--file-groups: each file
     its own group, so a timeout or parse error stays with its file).  Files
@@ -183,8 +221,9 @@ class Applier:
         self.token_files = {t: set() for t in tokens}
         if not tokens:
             return
+        globs = sorted({r.file_glob for r in rules})
         proc = self.tree.git("grep", "-o", "-w", "-I", "-E", "(" + "|".join(map(re.escape, tokens)) + ")",
-                             "--", "*.[ch]", check=False)
+                             "--", *globs, check=False)
         if proc.returncode not in (0, 1):
             raise Y2038Error(f"git grep failed: {proc.stderr.strip()}")
         for line in proc.stdout.splitlines():
@@ -203,7 +242,10 @@ class Applier:
             files.discard(relpath)
             if pattern.search(data):
                 files.add(relpath)
-        return sorted(f for f in files if in_scope(f, rule))
+        files = [f for f in files if in_scope(f, rule) and fnmatch.fnmatch(f, rule.file_glob)]
+        if rule.content_regex:
+            files = [f for f in files if rule.content_regex.search(self.content(f))]
+        return sorted(files)
 
     def run_rule(self, rule, files):
         """Returns {relpath: result} for one rule over files: cached results
@@ -228,6 +270,8 @@ class Applier:
         start = time.monotonic()
 
         def one(batch):
+            if rule.kind != "cocci":
+                return {f: run_text_rule(rule, f, todo[f][1]) for f in batch}
             if rule.needs_types:  # include paths differ per file: no batching
                 return {f: run_spatch(rule, f, todo[f][1], self.timeout, type_options(self.tree.src, f))
                         for f in batch}
@@ -271,6 +315,19 @@ def commit_contents(tree, contents: dict, parent: str, message: str, env=None) -
                               check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
 
 
+def leftovers(rule, result: dict):
+    """[(line, why)] for matches of the rule's Prefilter-regex in its output."""
+    if not rule.content_regex or result["status"] not in ("changed", "unchanged"):
+        return []
+    text = result.get("output", result["input"])
+    found = []
+    for m in rule.content_regex.finditer(text):
+        line_no = text.count(b"\n", 0, m.start()) + 1
+        line = text.splitlines()[line_no - 1].decode(errors="replace").strip()
+        found.append((line_no, f"left as it is, convert by hand: {line}"))
+    return list(dict.fromkeys(found))
+
+
 def in_scope(relpath: str, rule) -> bool:
     if rule.scope and not any(relpath.startswith(p) for p in rule.scope):
         return False
@@ -299,8 +356,10 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
             results = applier.run_rule(rule, files)
             rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
                    "candidates": len(files), "files": {}, "sites": 0,
-                   "timeouts": {}, "failed": {}, "unparsed": {}}
+                   "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}}
             for relpath, result in sorted(results.items()):
+                for line, why in result.get("left", []) + leftovers(rule, result):
+                    rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
                 if result.get("unparsed_lines"):
                     rec["unparsed"][relpath] = result["unparsed_lines"]
                 if result["status"] in ("timeout", "failed"):

@@ -109,7 +109,12 @@ def summarize(report: dict) -> None:
                 extra = f", {len(rule['timeouts'])} timed out, {len(rule['failed'])} failed"
             if rule["unparsed"]:
                 extra += f", {len(rule['unparsed'])} files partly unparsed"
+            left = [line for lines in rule.get("left", {}).values() for line in lines]
+            if left:
+                extra += f", {len(left)} left to convert by hand"
             print(f"  {rule['path']}: {rule['sites']} sites in {len(rule['files'])} files "
                   f"({rule['candidates']} candidates{extra})")
+            for line in left:
+                print(f"    {line}")
         if not campaign["sites"]:
             print(f"  campaign {campaign['name']}: 0 sites: already converted upstream")

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The rule catalogue: cocci/<campaign>/<rule>.cocci and their headers.
+"""The rule catalogue: cocci/<campaign>/<rule>.<kind> and their headers.
 
-Campaigns run in the order of CAMPAIGN_ORDER, rules in name order.  Header
-lines ("// Key: value", continued by indented "//  " lines) follow the
-kernel's scripts/coccinelle style; the ones the driver reads are Scope,
-Exclude, Options, Subject and the "///" rationale.
+A rule is a Coccinelle semantic patch (.cocci) or, for what Coccinelle
+cannot see, a preprocessor rule (.unifdef: unifdef arguments) or a Kconfig
+rule (.kconfig: editor commands, see kconfig.py).  Campaigns run in the
+order of CAMPAIGN_ORDER, rules in name order.  Header lines ("// Key:
+value", continued by indented "//  " lines) follow the kernel's
+scripts/coccinelle style; the ones the driver reads are Scope, Exclude,
+Options, Subject, Prefilter, Prefilter-regex and the "///" rationale.
 """
 import functools
 import hashlib
@@ -18,6 +21,8 @@ from .common import COCCI_DIR, Y2038Error
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
 CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]
 REQUIRED_HEADERS = ("Confidence", "Scope", "Introduced", "Subject")
+# rule kind -> the files it applies to (git pathspec, and fnmatch on the path)
+RULE_KINDS = {"cocci": "*.[ch]", "unifdef": "*.[ch]", "kconfig": "*Kconfig*"}
 C_KEYWORDS = {"if", "else", "for", "while", "do", "return", "sizeof", "struct", "union", "enum",
               "static", "const", "void", "int", "long", "unsigned", "char", "switch", "case",
               "break", "continue", "goto", "typeof"}
@@ -33,8 +38,21 @@ class Rule:
     headers: dict = field(default_factory=dict)
 
     @property
+    def kind(self) -> str:
+        return self.path.suffix[1:]
+
+    @property
     def relpath(self) -> str:
-        return f"cocci/{self.campaign}/{self.name}.cocci"
+        return f"cocci/{self.campaign}/{self.path.name}"
+
+    @property
+    def file_glob(self) -> str:
+        return RULE_KINDS[self.kind]
+
+    @property
+    def body(self):
+        """Non-Coccinelle rules: the lines after the header."""
+        return [l.strip() for l in self.text.splitlines() if l.strip() and not l.startswith("//")]
 
     @property
     def digest(self) -> str:
@@ -61,7 +79,15 @@ class Rule:
 
     @property
     def patch_mode(self) -> bool:
-        return bool(re.search(r"^virtual\s+patch\b", self.text, re.M))
+        return self.kind != "cocci" or bool(re.search(r"^virtual\s+patch\b", self.text, re.M))
+
+    @property
+    def content_regex(self):
+        """'// Prefilter-regex:': a candidate's contents must match it (for
+        tokens too common to prefilter on alone), and a match left after
+        the rule ran is reported as something it could not convert."""
+        value = self.headers.get("Prefilter-regex")
+        return re.compile(value.encode(), re.M) if value else None
 
     def token_regex(self) -> "re.Pattern":
         """Matches file contents holding one of the rule's tokens."""
@@ -74,6 +100,8 @@ class Rule:
         explicit = self.headers.get("Prefilter")
         if explicit:
             return explicit.split()
+        if self.kind != "cocci":
+            raise Y2038Error(f"{self.relpath}: a .{self.kind} rule needs a '// Prefilter:' header")
         query = spatch_grep_query(self.path, "patch" if self.patch_mode else "report")
         if query:
             return query
@@ -134,11 +162,15 @@ def parse_rule(path: Path) -> Rule:
 
 def campaigns(selected=None, cocci_dir: Path = COCCI_DIR):
     """[(campaign, [Rule, ...]), ...] in run order; unknown names are an error."""
-    present = [d.name for d in sorted(cocci_dir.iterdir()) if d.is_dir() and any(d.glob("*.cocci"))]
+    present = [d.name for d in sorted(cocci_dir.iterdir()) if d.is_dir() and rule_files(d)]
     order = [c for c in CAMPAIGN_ORDER if c in present] + [c for c in present if c not in CAMPAIGN_ORDER]
     if selected:
         unknown = [c for c in selected if c not in present]
         if unknown:
             raise Y2038Error(f"unknown campaign {', '.join(unknown)}; known: {', '.join(order)}")
         order = [c for c in order if c in selected]
-    return [(c, [parse_rule(p) for p in sorted((cocci_dir / c).glob("*.cocci"))]) for c in order]
+    return [(c, [parse_rule(p) for p in rule_files(cocci_dir / c)]) for c in order]
+
+
+def rule_files(folder: Path):
+    return sorted(p for p in folder.iterdir() if p.suffix[1:] in RULE_KINDS)
