@@ -40,7 +40,7 @@
 // Types: headers
 // Keywords: tv.sec, tv.nsec, union ktime
 // Prefilter: tv
-// Prefilter-regex: \.tv\s*(\.\s*n?sec\b|=\s*\{)
+// Prefilter-regex: \.tv\s*(\.\s*n?sec\b|=\s*\{\s*\.n?sec\b)
 
 virtual patch
 virtual context

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Use current_time(inode) instead of CURRENT_TIME and CURRENT_TIME_SEC
+/// Use current_time(inode) instead of CURRENT_TIME, CURRENT_TIME_SEC,
+/// current_fs_time(sb) and timespec_trunc(current_kernel_time(), gran)
 /// for inode timestamps.
 ///
 /// CURRENT_TIME and CURRENT_TIME_SEC gave a struct timespec and ignored the
 /// file system's timestamp granularity and range; they were removed in
-/// Linux 4.12.  current_time(inode) returns the inode's timestamp type,
+/// Linux 4.12, with current_fs_time(sb), which truncated
+/// current_kernel_time() to sb->s_time_gran (also spelled out by hand
+/// with timespec_trunc(), removed in 4.19).  current_time(inode) returns the inode's timestamp type,
 /// truncated to what the file system stores.  Assignments to an inode's
 /// i_atime, i_mtime and i_ctime change, chained ones included.
 //
@@ -16,10 +19,10 @@
 // Scope: fs/ drivers/ arch/ ipc/ kernel/ mm/ net/ security/
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 4.9 (current_time)
-// Removed: 4.12 (CURRENT_TIME, CURRENT_TIME_SEC)
+// Removed: 4.12 (CURRENT_TIME, CURRENT_TIME_SEC, current_fs_time), 4.19 (timespec_trunc)
 // Subject: use current_time() for inode timestamps
 // Options: --no-includes --include-headers --max-width 100
-// Keywords: CURRENT_TIME, current_time, inode
+// Keywords: CURRENT_TIME, current_fs_time, timespec_trunc, current_time, inode
 
 virtual patch
 virtual context
@@ -27,7 +30,7 @@ virtual org
 virtual report
 
 @inode_times depends on patch@
-expression inode;
+expression inode, sb, gran;
 identifier stamp = {i_atime, i_mtime, i_ctime};
 @@
  inode->stamp =
@@ -37,10 +40,19 @@ identifier stamp = {i_atime, i_mtime, i_ctime};
 |
 - CURRENT_TIME_SEC
 + current_time(inode)
+|
+- current_fs_time(sb)
++ current_time(inode)
+|
+- timespec_trunc(current_kernel_time(), gran)
++ current_time(inode)
+|
+- timespec_trunc(CURRENT_TIME, gran)
++ current_time(inode)
 )
 
 @found depends on context || report || org@
-identifier now = {CURRENT_TIME, CURRENT_TIME_SEC};
+identifier now = {CURRENT_TIME, CURRENT_TIME_SEC, current_fs_time, timespec_trunc};
 position p;
 @@
 * now@p
@@ -49,10 +61,10 @@ position p;
 p << found.p;
 now << found.now;
 @@
-coccilib.report.print_report(p[0], "WARNING: %s was removed in Linux 4.12: use current_time(inode) or ktime_get_coarse_real_ts64()" % now)
+coccilib.report.print_report(p[0], "WARNING: %s was removed in Linux 4.12 (timespec_trunc in 4.19): use current_time(inode) or ktime_get_coarse_real_ts64()" % now)
 
 @script:python depends on org@
 p << found.p;
 now << found.now;
 @@
-coccilib.org.print_todo(p[0], "%s was removed in Linux 4.12" % now)
+coccilib.org.print_todo(p[0], "%s was removed in Linux 4.12 (timespec_trunc in 4.19)" % now)

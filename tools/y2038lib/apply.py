@@ -107,6 +107,8 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> di
         except subprocess.TimeoutExpired:
             return {"status": "timeout", "detail": f"spatch killed after {timeout + 60} s"}
         log = proc.stdout.decode(errors="replace")
+        if proc.returncode != 0 and f"Skipping: {relpath}" in log:
+            return {"status": "unchanged", "unparsed_lines": 0}  # spatch's own token check
         if proc.returncode != 0:
             if "timeout" in log.lower():
                 return {"status": "timeout", "detail": f"spatch --timeout {timeout} expired"}

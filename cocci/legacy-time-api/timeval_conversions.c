@@ -1,0 +1,46 @@
+/* Must change: locals filled by the conversions and read field by field. */
+static void board_irq_latency(struct board *b, ktime_t start)
+{
+	struct timeval lat = ktime_to_timeval(ktime_sub(ktime_get(), start));
+
+	if (lat.tv_sec > 0 || lat.tv_usec > b->max_latency_us)
+		b->slow_irqs++;
+	b->last_ms = lat.tv_sec * 1000 + lat.tv_usec / 1000;
+}
+
+static u32 board_frame_stamp(struct board *b, u64 ns)
+{
+	struct timeval tv;
+	struct timeval now;
+
+	tv = ns_to_timeval(ns);
+	do_gettimeofday(&now);
+	now = ktime_to_timeval(b->frame_time);
+	return tv.tv_sec * USEC_PER_SEC + tv.tv_usec + now.tv_usec;
+}
+
+static ktime_t board_timeout(struct board *b, struct timeval tv, struct timeval *limit)
+{
+	ktime_t a = timeval_to_ktime(tv);
+	ktime_t c = timeval_to_ktime(*limit);
+
+	b->deadline = ktime_add(timeval_to_ktime(b->timeout), a);
+	return ktime_add(c, timeval_to_ktime(b->cfg->poll));
+}
+
+/* Must NOT change: the value escapes into an ABI structure or is printed. */
+static int board_get_stamp(struct board *b, struct timeval __user *uptr)
+{
+	struct timeval tv = ktime_to_timeval(b->stamp);
+	struct timeval printed;
+
+	printed = ns_to_timeval(b->age_ns);
+	pr_info("board: age %ld.%06ld\n", printed.tv_sec, printed.tv_usec);
+	return copy_to_user(uptr, &tv, sizeof(tv)) ? -EFAULT : 0;
+}
+
+/* Must NOT change: an argument with side effects would be evaluated twice. */
+static ktime_t board_next(struct board *b)
+{
+	return timeval_to_ktime(board_pop_interval(b));
+}
