@@ -24,3 +24,14 @@ static void hazards(struct rec *r, struct timespec64 *out)
 	use((int)ktime_get_real_seconds(), lower_32_bits(ktime_get_real_seconds()), (u32)ts.tv_sec);
 	use(fine, start, secs, lsecs, wire);
 }
+
+/* unsigned long: 32 bits on 32-bit machines; u64 and time64_t are fine. */
+static unsigned long board_stamp(struct rec *r)
+{
+	unsigned long now = ktime_get_real_seconds();
+	u64 wide = ktime_get_real_seconds();
+	time64_t t = ktime_get_real_seconds();
+
+	use(wide, t);
+	return now + (unsigned long)ktime_get_real_seconds();
+}

@@ -5,9 +5,9 @@
 /// seconds since 1970 in 64 bits.  Stored into a signed 32-bit variable or
 /// field (int, s32, and long or time_t on 32-bit machines) they overflow on
 /// 2038-01-19 03:14:08 UTC: a y2038 bug.  Stored into an unsigned 32-bit
-/// one (u32, unsigned int, __le32, __be32, lower_32_bits()) they wrap in
-/// 2106: usually an intentional on-disk or wire format, reported apart so
-/// that the real bugs stand out.
+/// one (u32, unsigned int, __le32, __be32, lower_32_bits(), and unsigned
+/// long on 32-bit machines) they wrap in 2106: usually an intentional
+/// on-disk or wire format, reported apart so that the real bugs stand out.
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -61,6 +61,18 @@ position p;
  conv@p(\(ktime_get_real_seconds()\|ts.tv_sec\|tsp->tv_sec\))
 )
 
+@unsigned_long@
+struct timespec64 ts;
+struct timespec64 *tsp;
+unsigned long x;
+position p;
+@@
+(
+ x@p = \(ktime_get_real_seconds()\|ts.tv_sec\|tsp->tv_sec\)
+|
+ (unsigned long)@p \(ktime_get_real_seconds()\|ts.tv_sec\|tsp->tv_sec\)
+)
+
 @script:python depends on report@
 p << signed_store.p;
 @@
@@ -75,6 +87,16 @@ coccilib.report.print_report(p[0], "y2038: wall-clock seconds cast to a signed 3
 p << unsigned_32.p;
 @@
 coccilib.report.print_report(p[0], "y2106: wall-clock seconds truncated to unsigned 32 bits: wraps in 2106 (intentional in an on-disk or wire format?)")
+
+@script:python depends on report@
+p << unsigned_long.p;
+@@
+coccilib.report.print_report(p[0], "y2106: wall-clock seconds stored in unsigned long: 32 bits on 32-bit machines, wraps in 2106")
+
+@script:python depends on org@
+p << unsigned_long.p;
+@@
+coccilib.org.print_todo(p[0], "y2106: seconds stored in unsigned long (32 bits on 32-bit machines)")
 
 @script:python depends on org@
 p << signed_store.p;

@@ -200,8 +200,12 @@ def count_sites(before: bytes, after: bytes) -> int:
 
 
 class Applier:
-    def __init__(self, tree, jobs: int, timeout: int):
+    def __init__(self, tree, jobs: int, timeout: int, use_scope: bool = True):
+        """tree: a kernel tree, or any source with .src, .baseline and
+        .files_with_tokens(); use_scope=False ignores the rules' Scope and
+        Exclude (out-of-tree code has its own layout)."""
         self.tree = tree
+        self.use_scope = use_scope
         self.jobs = jobs
         self.timeout = timeout
         self.version = spatch_version()
@@ -217,21 +221,10 @@ class Applier:
         return (self.tree.src / relpath).read_bytes()
 
     def index_tokens(self, rules) -> None:
-        """One git grep over the tree for the tokens of all the rules:
+        """One scan of the source for the tokens of all the rules:
         {token: set of files} (a scan per rule costs seconds each)."""
         tokens = sorted({t for r in rules for t in r.tokens()})
-        self.token_files = {t: set() for t in tokens}
-        if not tokens:
-            return
-        globs = sorted({r.file_glob for r in rules})
-        proc = self.tree.git("grep", "-o", "-w", "-I", "-E", "(" + "|".join(map(re.escape, tokens)) + ")",
-                             "--", *globs, check=False)
-        if proc.returncode not in (0, 1):
-            raise Y2038Error(f"git grep failed: {proc.stderr.strip()}")
-        for line in proc.stdout.splitlines():
-            path, _, token = line.rpartition(":")
-            if token in self.token_files:
-                self.token_files[token].add(path)
+        self.token_files = self.tree.files_with_tokens(tokens, sorted({r.file_glob for r in rules}))
 
     def candidates(self, rule):
         """Files of the rule's scope holding one of its tokens, as the tree has
@@ -244,7 +237,7 @@ class Applier:
             files.discard(relpath)
             if pattern.search(data):
                 files.add(relpath)
-        files = [f for f in files if in_scope(f, rule) and fnmatch.fnmatch(f, rule.file_glob)]
+        files = [f for f in files if self.in_scope(f, rule) and fnmatch.fnmatch(f, rule.file_glob)]
         if rule.content_regex:
             files = [f for f in files if rule.content_regex.search(self.content(f))]
         return sorted(files)
@@ -290,6 +283,9 @@ class Applier:
         progress(f"  {rule.relpath}: spatch on {len(todo)} files in {time.monotonic() - start:.0f} s")
         return done
 
+    def in_scope(self, relpath: str, rule) -> bool:
+        return not self.use_scope or in_scope(relpath, rule)
+
     def commit(self, files, parent: str, message: str) -> str:
         """A commit of parent plus the current content of files, made in a
         temporary index so the tree is never checked out or written."""
@@ -318,16 +314,26 @@ def commit_contents(tree, contents: dict, parent: str, message: str, env=None) -
 
 
 def leftovers(rule, result: dict):
-    """[(line, why)] for matches of the rule's Prefilter-regex in its output."""
+    """[(line, why)] for matches of the rule's Prefilter-regex in its output,
+    comments and strings aside."""
     if not rule.content_regex or result["status"] not in ("changed", "unchanged"):
         return []
     text = result.get("output", result["input"])
+    code = blank_comments(text)
+    lines = text.splitlines()
     found = []
-    for m in rule.content_regex.finditer(text):
-        line_no = text.count(b"\n", 0, m.start()) + 1
-        line = text.splitlines()[line_no - 1].decode(errors="replace").strip()
-        found.append((line_no, f"left as it is, convert by hand: {line}"))
+    for m in rule.content_regex.finditer(code):
+        line_no = code.count(b"\n", 0, m.start()) + 1
+        found.append((line_no, f"left as it is, convert by hand: {lines[line_no - 1].decode(errors='replace').strip()}"))
     return list(dict.fromkeys(found))
+
+
+C_COMMENT_OR_STRING = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
+
+
+def blank_comments(text: bytes) -> bytes:
+    """C comments and string literals replaced by spaces, newlines kept."""
+    return C_COMMENT_OR_STRING.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), text)
 
 
 def in_scope(relpath: str, rule) -> bool:
@@ -350,32 +356,7 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
     for campaign, rules in campaign_rules:
         if not any(r.patch_mode for r in rules):
             continue  # report-only: the hazards stage runs it
-        entry = {"name": campaign, "rules": [], "files": []}
-        changed_in_campaign = set()
-        for rule in (r for r in rules if r.patch_mode):
-            files = applier.candidates(rule)
-            progress(f"{rule.relpath}: {len(files)} candidate files")
-            results = applier.run_rule(rule, files)
-            rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-                   "candidates": len(files), "files": {}, "sites": 0,
-                   "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}}
-            for relpath, result in sorted(results.items()):
-                for line, why in result.get("left", []) + leftovers(rule, result):
-                    rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
-                if result.get("unparsed_lines"):
-                    rec["unparsed"][relpath] = result["unparsed_lines"]
-                if result["status"] in ("timeout", "failed"):
-                    rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
-                    progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
-                elif result["status"] == "changed":
-                    sites = count_sites(result["input"], result["output"])
-                    rec["files"][relpath] = sites
-                    rec["sites"] += sites
-                    applier.current[relpath] = result["output"]
-                    changed_in_campaign.add(relpath)
-            entry["rules"].append(rec)
-        entry["files"] = sorted(changed_in_campaign)
-        entry["sites"] = sum(r["sites"] for r in entry["rules"])
+        entry, changed_in_campaign = run_campaign(applier, campaign, rules)
         if changed_in_campaign:
             parent = applier.commit(sorted(changed_in_campaign), parent, f"y2038 campaign {campaign}")
             entry["commit"] = parent
@@ -393,6 +374,38 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
     return report
 
 
+def run_campaign(applier, campaign: str, rules):
+    """The campaign's patch rules, one after another, on applier.current:
+    (matches.json entry, files changed)."""
+    entry = {"name": campaign, "rules": [], "files": []}
+    changed_in_campaign = set()
+    for rule in (r for r in rules if r.patch_mode):
+        files = applier.candidates(rule)
+        progress(f"{rule.relpath}: {len(files)} candidate files")
+        results = applier.run_rule(rule, files)
+        rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
+               "candidates": len(files), "files": {}, "sites": 0,
+               "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}}
+        for relpath, result in sorted(results.items()):
+            for line, why in result.get("left", []) + leftovers(rule, result):
+                rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
+            if result.get("unparsed_lines"):
+                rec["unparsed"][relpath] = result["unparsed_lines"]
+            if result["status"] in ("timeout", "failed"):
+                rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+                progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
+            elif result["status"] == "changed":
+                sites = count_sites(result["input"], result["output"])
+                rec["files"][relpath] = sites
+                rec["sites"] += sites
+                applier.current[relpath] = result["output"]
+                changed_in_campaign.add(relpath)
+        entry["rules"].append(rec)
+    entry["files"] = sorted(changed_in_campaign)
+    entry["sites"] = sum(r["sites"] for r in entry["rules"])
+    return entry, changed_in_campaign
+
+
 def check_idempotent(applier, campaign_rules) -> bool:
     """Every rule run again over every changed file must change nothing."""
     changed = sorted(applier.current)
@@ -400,7 +413,7 @@ def check_idempotent(applier, campaign_rules) -> bool:
     for _, rules in campaign_rules:
         for rule in (r for r in rules if r.patch_mode):
             regex = rule.token_regex()
-            files = [f for f in changed if in_scope(f, rule) and regex.search(applier.current[f])]
+            files = [f for f in changed if applier.in_scope(f, rule) and regex.search(applier.current[f])]
             for relpath, result in applier.run_rule(rule, files).items():
                 if result["status"] == "changed":
                     offenders.append(f"{rule.relpath} changes {relpath} again")

@@ -3,8 +3,9 @@
 import argparse
 import os
 import sys
+from pathlib import Path
 
-from . import apply, boot, build, deps, hazards, rules, series, tree
+from . import apply, boot, build, convert, deps, hazards, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
@@ -49,6 +50,10 @@ def parser() -> argparse.ArgumentParser:
                     help="boot only this architecture (repeatable); default: all")
     sp.add_argument("--no-pristine", action="store_true", help="boot only the patched kernel")
     with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
+    sp = with_campaigns(sub.add_parser("convert", help="run the catalogue on out-of-tree code: DIR -> OUT "
+                                                       "(converted copy, y2038-convert.patch and .txt)"))
+    sp.add_argument("dir", help="directory of .c/.h files (never written)")
+    sp.add_argument("--out", required=True, help="where the converted copy goes")
     return p
 
 
@@ -80,6 +85,12 @@ def main(argv=None) -> int:
             print(boot.boot_text(results))
             if any(b["verdict"] != "pass" for b in results["boot"].values()):
                 return 2
+        elif args.command == "convert":
+            deps.ensure_packages(deps.BASE_PACKAGES)
+            report = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
+                                     args.jobs, args.timeout)
+            print(f"{args.dir} -> {args.out}: {convert.summary(report)}")
+            print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
         elif args.command == "run":
             deps.ensure([args.kver], with_build=False)
             t = tree.prepare(args.kver)

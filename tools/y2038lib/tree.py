@@ -26,6 +26,21 @@ class Tree:
         self.version = info["version"]
         self.baseline = info["baseline"]
 
+    def files_with_tokens(self, tokens, globs) -> dict:
+        """{token: set of files holding it as a word}, by one git grep."""
+        found = {t: set() for t in tokens}
+        if not tokens:
+            return found
+        proc = self.git("grep", "-o", "-w", "-I", "-E", "(" + "|".join(map(re.escape, tokens)) + ")",
+                        "--", *globs, check=False)
+        if proc.returncode not in (0, 1):
+            raise Y2038Error(f"git grep failed: {proc.stderr.strip()}")
+        for line in proc.stdout.splitlines():
+            path, _, token = line.rpartition(":")
+            if token in found:
+                found[token].add(path)
+        return found
+
     def git(self, *args, env=None, check=True, input=None):
         env = dict(env or git_env())
         env.update(GIT_DIR=str(self.git_dir), GIT_WORK_TREE=str(self.src))
