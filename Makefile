@@ -7,7 +7,7 @@ SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot test test-rules bench-apply
+.PHONY: help deps run tree apply hazards series build boot convert legacy-patch test test-rules bench-apply
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -17,6 +17,9 @@ help:
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|hazards|series|build|boot  one stage (see tools/y2038 --help)"
+	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
+	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
+	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench-apply        apply stage against make coccicheck, same rules and tree (minutes)"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=$(JOBS)"
@@ -45,6 +48,15 @@ build: deps
 
 boot: deps
 	$(Y2038) boot --kver $(KVER) --jobs $(JOBS)
+
+convert:
+	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
+	$(Y2038) convert $(DIR) --out $(OUT) --jobs $(JOBS)
+
+LEGACY_OUT := $(or $(Y2038_WORK),$(HOME)/.cache/y2038)/legacy-converted
+legacy-patch:
+	$(Y2038) convert boot-tests/legacy-modules/src --out $(LEGACY_OUT) --jobs $(JOBS)
+	cp $(LEGACY_OUT)/y2038-convert.patch $(LEGACY_OUT)/y2038-convert.txt boot-tests/legacy-modules/
 
 test: deps
 	tests/run_tests.py

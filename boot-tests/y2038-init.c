@@ -2,7 +2,9 @@
 /*
  * /init of the boot-test initramfs: checks timekeeping across the 32-bit
  * time_t limit (2038-01-19 03:14:07 UTC), runs the kernel's own timer
- * selftests from /selftests, prints KTAP, one verdict line, and powers off.
+ * selftests from /selftests, loads the converted legacy modules from
+ * /legacy (each checks itself across the limit and prints its own TAP
+ * lines), prints KTAP, one verdict line, and powers off.
  *
  * Static, no libc beyond what glibc links statically.  On 32-bit ARM it is
  * built with -D_TIME_BITS=64 so time_t is 64 bits wide.
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/reboot.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -34,6 +37,9 @@
 #define Y2038_LIMIT 2147483647LL	/* 2038-01-19 03:14:07 UTC */
 #define SELFTEST_DIR "/selftests"
 #define SELFTEST_TIMEOUT_S 120
+#define LEGACY_DIR "/legacy"
+#define LEGACY_START (Y2038_LIMIT - 3)	/* each module's self-check sees the limit go by */
+#define LEGACY_TSTAMP_DEVICE "/dev/legacy_tstamp"
 
 static int test_number;
 static int failures;
@@ -261,10 +267,10 @@ static void run_selftest(const char *name)
 		       WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-static int selftest_names(char names[][NAME_MAX + 1], int max)
+static int file_names(const char *dir_path, char names[][NAME_MAX + 1], int max)
 {
 	struct dirent *entry;
-	DIR *dir = opendir(SELFTEST_DIR);
+	DIR *dir = opendir(dir_path);
 	int n = 0;
 
 	while (dir && (entry = readdir(dir)) && n < max)
@@ -276,24 +282,80 @@ static int selftest_names(char names[][NAME_MAX + 1], int max)
 	return n;
 }
 
+/*
+ * Load /legacy/legacy_<name>.ko with the wall clock 3 s before the limit;
+ * its init runs the module's self-check, which waits for the crossing.
+ */
+static void load_legacy_module(const char *file)
+{
+	struct timespec start = { .tv_sec = LEGACY_START };
+	char path[PATH_MAX], test[NAME_MAX + 32];
+	const char *name = strncmp(file, "legacy_", 7) ? file : file + 7;
+	int fd, ok;
+
+	snprintf(path, sizeof(path), LEGACY_DIR "/%.*s", NAME_MAX, file);
+	snprintf(test, sizeof(test), "legacy/%.*s/loaded", (int)strcspn(name, "."), name);
+	if (clock_settime(CLOCK_REALTIME, &start)) {
+		result(0, test, "clock_settime: errno %d", errno);
+		return;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ok = fd >= 0 && syscall(SYS_finit_module, fd, "", 0) == 0;
+	result(ok, test, ok ? NULL : "finit_module: errno %d", errno);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The converted timestamping device, used the way user space would. */
+static void check_legacy_tstamp_device(void)
+{
+	struct stat st = { 0 };
+	char buf[64] = "";
+	unsigned long long us = 0;
+	ssize_t n = 0;
+	int fd = -1, wrote;
+
+	for (int i = 0; i < 50 && fd < 0; i++) {	/* devtmpfs adds the node asynchronously */
+		fd = open(LEGACY_TSTAMP_DEVICE, O_RDWR);
+		if (fd < 0)
+			usleep(100000);
+	}
+	wrote = fd >= 0 && write(fd, "x", 1) == 1 && fstat(fd, &st) == 0;
+	result(wrote && st.st_mtime > Y2038_LIMIT, "legacy/tstamp/device_mtime_past_2038",
+	       "mtime %lld (errno %d)", (long long)st.st_mtime, wrote ? 0 : errno);
+	if (fd >= 0)
+		n = read(fd, buf, sizeof(buf) - 1);
+	result(n > 0 && sscanf(buf, "%llu", &us) == 1 && us / 1000000 > Y2038_LIMIT,
+	       "legacy/tstamp/device_read_past_2038", "read \"%.*s\"", (int)strcspn(buf, "\n"), buf);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
-	char names[32][NAME_MAX + 1];
-	int nselftests;
+	char names[32][NAME_MAX + 1], legacy[8][NAME_MAX + 1];
+	int nselftests, nlegacy, has_tstamp = 0;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	nselftests = selftest_names(names, 32);
-	printf("y2038-init: start\nKTAP version 1\n1..%d\n", 11 + nselftests);
+	nselftests = file_names(SELFTEST_DIR, names, 32);
+	nlegacy = file_names(LEGACY_DIR, legacy, 8);
+	for (int i = 0; i < nlegacy; i++)
+		has_tstamp |= !strcmp(legacy[i], "legacy_tstamp.ko");
+	printf("y2038-init: start\nKTAP version 1\n1..%d\n", 11 + nselftests + nlegacy + 2 * has_tstamp);
 	check_rtc_at_boot();
 	check_monotonic_clocks();
 	check_crossing();
 	check_rtc_device();
 	for (int i = 0; i < nselftests; i++)
 		run_selftest(names[i]);
+	for (int i = 0; i < nlegacy; i++)
+		load_legacy_module(legacy[i]);
+	if (has_tstamp)
+		check_legacy_tstamp_device();
 	printf("y2038-init: verdict %s (%d of %d failed)\n", failures ? "FAIL" : "PASS", failures,
 	       test_number);
 	fflush(stdout);

@@ -16,6 +16,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, planted_series, run_cli
+from y2038lib import legacy
 from y2038lib import tree as tree_stage
 
 KVER = os.environ.get("KVER", "6.1")
@@ -64,6 +65,22 @@ class PackagedSeriesBoots(unittest.TestCase):
             for selftest in ("posix_timers", "nanosleep", "inconsistency-check"):
                 self.assertEqual(results.get(f"kselftest.{selftest}"), "pass", f"{arch}: {selftest}")
 
+    def test_converted_legacy_modules_pass_their_checks_across_2038(self):
+        for key in ("boot", "boot_pristine"):
+            for arch in ("x86_64", "arm"):
+                boot = self.results[key][arch]
+                results = {t["name"]: t["result"] for t in boot["tests"]}
+                self.assertEqual(boot["legacy_build_warnings"], [], f"{key} {arch}")
+                for module in (m.removeprefix("legacy_") for m in legacy.modules()):
+                    checks = {n: r for n, r in results.items() if n.startswith(f"legacy/{module}/")}
+                    self.assertEqual(checks.get(f"legacy/{module}/loaded"), "pass", f"{key} {arch} {module}")
+                    self.assertEqual(checks.get(f"legacy/{module}/finished"), "pass", f"{key} {arch} {module}")
+                    self.assertIn("pass", checks.get(f"legacy/{module}/clock_crosses_2038", "missing"))
+                    self.assertGreaterEqual(len(checks), 8, f"{key} {arch} {module}: {checks}")
+                    self.assertEqual([n for n, r in checks.items() if r != "pass"], [], f"{key} {arch}")
+                for check in ("device_mtime_past_2038", "device_read_past_2038"):
+                    self.assertEqual(results.get(f"legacy/tstamp/{check}"), "pass", f"{key} {arch} {check}")
+
 
 @unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
 class PlantedBug(unittest.TestCase):
@@ -88,3 +105,5 @@ class PlantedBug(unittest.TestCase):
         self.assertEqual(boot["verdict"], "fail")
         failed = [t["name"] for t in boot["tests"] if t["result"] == "fail"]
         self.assertIn("init.syscall_and_vdso_agree", failed, boot)
+        # the converted legacy module compares ktime_get_real_ts64() with a deadline
+        self.assertIn("legacy/clockstats/deadline_passed_after_2038", failed, boot)

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import legacy
 from .common import REPO, Y2038Error, progress, read_json, run, work_dir, write_json
 from .build import BUILD_SECTION, Builder
 
@@ -107,7 +108,8 @@ class Kernel:
         """(image path or None, build log excerpt)."""
         self.configure()
         self.touch_changed_since_last_build()
-        proc = self.make(Path(self.machine.image).name, check=False)
+        # "modules": modpost writes Module.symvers, which the legacy modules link against
+        proc = self.make(Path(self.machine.image).name, "modules", check=False)
         if proc.returncode != 0:
             errors = [l for l in (proc.stdout + proc.stderr).splitlines() if "error" in l.lower()]
             return None, errors[:12]
@@ -213,9 +215,11 @@ def parse_console(tree, console: str, exited: bool) -> dict:
     tests = kunit_results(tree, before_init) if "KTAP version" in before_init or "TAP version" in before_init \
         else [{"name": "kunit", "result": "fail"}]
     for m in re.finditer(r"^(not )?ok \d+ (\S+)(?: # (SKIP)?.*)?$", after, re.M):
-        kind = "kselftest" if m.group(2) in QUICK_SELFTESTS else "init"
-        tests.append({"name": f"{kind}.{m.group(2)}",
+        kind = "kselftest." if m.group(2) in QUICK_SELFTESTS else "" if m.group(2).startswith("legacy/") else "init."
+        tests.append({"name": f"{kind}{m.group(2)}",
                       "result": "skip" if m.group(3) else "fail" if m.group(1) else "pass"})
+    loaded = [t["name"].split("/")[1] for t in tests if re.fullmatch(r"legacy/\w+/loaded", t["name"])]
+    tests += legacy.parse(after, loaded)
     lines = console.splitlines()
     problems = []
     for n, line in enumerate(lines):
@@ -244,20 +248,28 @@ def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None
             raise Y2038Error(f"verified patch {name} does not apply: run `tools/y2038 build` again")
 
 
-def boot_one(tree, builder, src, variant, machine, jobs, initrd) -> dict:
+def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) -> dict:
     kernel = Kernel(builder, src, variant, machine, jobs)
     started = time.monotonic()
     progress(f"{variant} {machine.arch}: building the kernel in {kernel.out}")
     image, errors = kernel.build()
+    if image:
+        progress(f"{variant} {machine.arch}: building the converted legacy modules")
+        modules = legacy.build(kernel, legacy_source, kernel.out.parent / f"legacy-{machine.arch}")
+        errors = modules["errors"]
     build_seconds = round(time.monotonic() - started, 1)
-    if not image:
-        return {"verdict": "fail", "tests": [], "problems": ["kernel build failed:\n" + "\n".join(errors)],
+    if not image or errors:
+        what = "kernel" if not image else "converted legacy modules"
+        return {"verdict": "fail", "tests": [], "problems": [f"{what} build failed:\n" + "\n".join(errors[:12])],
                 "build_seconds": build_seconds, "seconds": 0}
+    extra = legacy.cpio(kernel.src, modules["modules"], kernel.out.parent / f"legacy-{machine.arch}.cpio")
+    initrd = legacy.initramfs_with_modules(initrd, extra, kernel.out.parent / f"initramfs-{machine.arch}.cpio")
     log = kernel.out.parent / f"console-{machine.arch}.log"
     progress(f"{variant} {machine.arch}: booting in QEMU (console: {log})")
     console, seconds, exited = run_qemu(machine, image, initrd, log)
     result = parse_console(tree, console, exited)
-    result.update(seconds=seconds, build_seconds=build_seconds, log=str(log))
+    result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
+                  legacy_build_warnings=modules["warnings"])
     return result
 
 
@@ -273,13 +285,16 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
     if pristine:
         variants.insert(0, ("pristine", boot_root / "pristine" / "src"))
     boots = {"patched": {}, "pristine": {}}
+    legacy_source = boot_root / "legacy-converted"
+    progress(f"converting the legacy modules into {legacy_source}")
+    legacy.convert_sources(legacy_source, jobs)
     for variant, src in variants:
         builder = Builder(tree, jobs, src)
         checkout_variant(builder, build["verified"] if variant == "patched" else [], series_dir)
         for arch in arches:
             machine = MACHINES[arch]
             initrd = build_initramfs(tree, machine)
-            boots[variant][arch] = boot_one(tree, builder, src, variant, machine, jobs, initrd)
+            boots[variant][arch] = boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source)
     for arch, patched in boots["patched"].items():
         pristine_boot = boots["pristine"].get(arch)
         if not pristine_boot:

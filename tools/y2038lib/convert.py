@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from .apply import Applier, check_idempotent, check_rule_parses, run_campaign
-from .common import Y2038Error, progress, write_json
+from .common import REPO, Y2038Error, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 REPORT_LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):[\d-]+: (?P<what>.*)$")
@@ -94,7 +94,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
             check_rule_parses(rule)
     applier = Applier(source, jobs, timeout, use_scope=False)
     applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
-    report = {"source": str(source.src), "spatch": applier.version, "campaigns": []}
+    shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
+    report = {"source": str(shown), "spatch": applier.version, "campaigns": []}
     for campaign, rules in campaign_rules:
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
