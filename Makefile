@@ -7,16 +7,18 @@ SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot convert legacy-patch test test-rules bench-apply
+.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules bench-apply
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
 	@echo
-	@echo "  make run     KVER=6.1   deps + tree + apply + hazards + series + build + boot -> generated-patches/"
+	@echo "  make run     KVER=6.1   deps + tree + apply + hazards + series + build + boot + report"
+	@echo "                         -> generated-patches/linux-<version>/ (review.html, REVIEW.md)"
 	@echo "  make test               deps + every test (rule triples, bad inputs, series drift, build, QEMU boots)"
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
-	@echo "  make tree|apply|hazards|series|build|boot  one stage (see tools/y2038 --help)"
+	@echo "  make tree|apply|hazards|series|build|boot|report  one stage (see tools/y2038 --help)"
+	@echo "  make compare OLD=6.1 NEW=6.12  sites fixed upstream / kept / new, patches mapped across versions"
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
@@ -49,6 +51,14 @@ build: deps
 boot: deps
 	$(Y2038) boot --kver $(KVER) --jobs $(JOBS)
 
+report:
+	$(Y2038) report --kver $(KVER)
+
+OLD ?= 6.1
+NEW ?= 6.12
+compare:
+	$(Y2038) compare $(OLD) $(NEW)
+
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
 	$(Y2038) convert $(DIR) --out $(OUT) --jobs $(JOBS)
@@ -58,7 +68,8 @@ legacy-patch:
 	$(Y2038) convert boot-tests/legacy-modules/src --out $(LEGACY_OUT) --jobs $(JOBS)
 	cp $(LEGACY_OUT)/y2038-convert.patch $(LEGACY_OUT)/y2038-convert.txt boot-tests/legacy-modules/
 
-test: deps
+test:
+	$(Y2038) deps --kver $(KVER) --tests
 	tests/run_tests.py
 
 test-rules:

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import kconfig
-from .common import Y2038Error, git_env, progress, run, work_dir, write_json
+from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 
@@ -192,11 +192,12 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
     return results
 
 
-def count_sites(before: bytes, after: bytes) -> int:
-    """Changed sites, counted as removed lines of the unified diff."""
+def removed_lines(before: bytes, after: bytes) -> list:
+    """The sites of a change: the removed lines of the unified diff, stripped."""
     diff = difflib.unified_diff(before.decode(errors="replace").splitlines(),
                                 after.decode(errors="replace").splitlines(), lineterm="", n=0)
-    return sum(1 for line in diff if line.startswith("-") and not line.startswith("---"))
+    return [line[1:].strip() for line in diff if line.startswith("-") and not line.startswith("---")]
+
 
 
 class Applier:
@@ -259,10 +260,11 @@ class Applier:
                 done[relpath] = dict(result, input=data)
         if not todo:
             return done
-        # largest files first, dealt round-robin: batches of similar cost
+        # largest files first, dealt round-robin into small batches of similar
+        # cost: one spatch process each, and progress after every batch
         order = sorted(todo, key=lambda f: (-len(todo[f][1]), f))
-        batches = [order[n::self.jobs] for n in range(self.jobs) if order[n::self.jobs]]
-        start = time.monotonic()
+        count = max(self.jobs, -(-len(order) // 20))
+        batches = [order[n::count] for n in range(count) if order[n::count]]
 
         def one(batch):
             if rule.kind != "cocci":
@@ -272,15 +274,16 @@ class Applier:
                         for f in batch}
             return run_spatch_batch(rule, {f: todo[f][1] for f in batch}, self.timeout)
 
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
+        with Step(f"{rule.relpath}: spatch", total=len(todo)) as step, \
+                ThreadPoolExecutor(max_workers=self.jobs) as pool:
             for results in pool.map(one, batches):
                 for relpath, result in results.items():
                     key, data = todo[relpath]
                     if result["status"] in ("changed", "unchanged", "timeout"):
                         self.cache.put(key, result)
                     done[relpath] = dict(result, input=data)
+                step.update(len(done) - (len(files) - len(todo)), relpath)
         self.spatch_runs += len(todo)
-        progress(f"  {rule.relpath}: spatch on {len(todo)} files in {time.monotonic() - start:.0f} s")
         return done
 
     def in_scope(self, relpath: str, rule) -> bool:
@@ -385,7 +388,7 @@ def run_campaign(applier, campaign: str, rules):
         results = applier.run_rule(rule, files)
         rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
                "candidates": len(files), "files": {}, "sites": 0,
-               "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}}
+               "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
         for relpath, result in sorted(results.items()):
             for line, why in result.get("left", []) + leftovers(rule, result):
                 rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
@@ -395,7 +398,8 @@ def run_campaign(applier, campaign: str, rules):
                 rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
                 progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
             elif result["status"] == "changed":
-                sites = count_sites(result["input"], result["output"])
+                rec["removed"][relpath] = removed_lines(result["input"], result["output"])
+                sites = len(rec["removed"][relpath])
                 rec["files"][relpath] = sites
                 rec["sites"] += sites
                 applier.current[relpath] = result["output"]

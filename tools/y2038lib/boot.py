@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import legacy
-from .common import REPO, Y2038Error, progress, read_json, run, work_dir, write_json
-from .build import BUILD_SECTION, Builder
+from .common import REPO, Step, Y2038Error, read_json, run, write_json
+from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"
 INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
@@ -251,11 +251,11 @@ def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None
 def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) -> dict:
     kernel = Kernel(builder, src, variant, machine, jobs)
     started = time.monotonic()
-    progress(f"{variant} {machine.arch}: building the kernel in {kernel.out}")
-    image, errors = kernel.build()
+    with Step(f"{variant} {machine.arch}: building the kernel in {kernel.out}"):
+        image, errors = kernel.build()
     if image:
-        progress(f"{variant} {machine.arch}: building the converted legacy modules")
-        modules = legacy.build(kernel, legacy_source, kernel.out.parent / f"legacy-{machine.arch}")
+        with Step(f"{variant} {machine.arch}: building the converted legacy modules"):
+            modules = legacy.build(kernel, legacy_source, kernel.out.parent / f"legacy-{machine.arch}")
         errors = modules["errors"]
     build_seconds = round(time.monotonic() - started, 1)
     if not image or errors:
@@ -265,8 +265,8 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) 
     extra = legacy.cpio(kernel.src, modules["modules"], kernel.out.parent / f"legacy-{machine.arch}.cpio")
     initrd = legacy.initramfs_with_modules(initrd, extra, kernel.out.parent / f"initramfs-{machine.arch}.cpio")
     log = kernel.out.parent / f"console-{machine.arch}.log"
-    progress(f"{variant} {machine.arch}: booting in QEMU (console: {log})")
-    console, seconds, exited = run_qemu(machine, image, initrd, log)
+    with Step(f"{variant} {machine.arch}: booting in QEMU (console: {log})"):
+        console, seconds, exited = run_qemu(machine, image, initrd, log)
     result = parse_console(tree, console, exited)
     result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
                   legacy_build_warnings=modules["warnings"])
@@ -286,8 +286,8 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         variants.insert(0, ("pristine", boot_root / "pristine" / "src"))
     boots = {"patched": {}, "pristine": {}}
     legacy_source = boot_root / "legacy-converted"
-    progress(f"converting the legacy modules into {legacy_source}")
-    legacy.convert_sources(legacy_source, jobs)
+    with Step(f"converting the legacy modules into {legacy_source}"):
+        legacy.convert_sources(legacy_source, jobs)
     for variant, src in variants:
         builder = Builder(tree, jobs, src)
         checkout_variant(builder, build["verified"] if variant == "patched" else [], series_dir)

@@ -18,7 +18,6 @@ the verified series' head commit, which the boot stage reads) and into its
 cover letters.
 """
 import hashlib
-import os
 import re
 import shutil
 import subprocess
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import deps
-from .common import REPO, Y2038Error, git_env, progress, read_json, run, work_dir, write_json
+from .common import REPO, Step, Y2038Error, git_env, progress, read_json, run, work_dir, write_json
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
@@ -192,10 +191,10 @@ class Builder:
         stamp = out / ".y2038-configured"
         if stamp.exists() and stamp.read_text() == digest:
             return
-        progress(f"{arch.name}: allmodconfig + make prepare in {out} (about a minute)")
         out.mkdir(exist_ok=True)
         for targets in ([f"KCONFIG_ALLCONFIG={CONFIG_FRAGMENT}", "allmodconfig"], ["prepare"]):
-            proc = run(["make", *self.make_args(arch), *targets], cwd=self.src, env=self.env, check=False)
+            with Step(f"{arch.name}: make {targets[-1]} in {out}"):
+                proc = run(["make", *self.make_args(arch), *targets], cwd=self.src, env=self.env, check=False)
             if proc.returncode != 0:
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
                 raise Y2038Error(f"{arch.name}: `make {' '.join(targets)}` failed: {' | '.join(tail)}")
@@ -398,8 +397,8 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
                  "before": baseline_warnings(builder, patches, arches)}
         write_json(state_path, state)
     for patch in patches[len(state["done"]):]:
-        progress(f"[{len(state['done']) + 1}/{len(patches)}] {patch['name']}")
-        record = verify_patch(builder, patch, series_dir / patch["name"], arches, state["before"])
+        with Step(f"[{len(state['done']) + 1}/{len(patches)}] {patch['name']}"):
+            record = verify_patch(builder, patch, series_dir / patch["name"], arches, state["before"])
         if not record["verified"]:
             progress(f"  not verified: {record['reason']}")
         state["done"].append(record)

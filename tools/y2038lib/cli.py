@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import apply, boot, build, convert, deps, hazards, rules, series, tree
+from . import apply, boot, build, compare, convert, deps, hazards, report, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
@@ -36,6 +36,7 @@ def parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("deps", help="install missing Debian packages")
     with_tree(sp)
     sp.add_argument("--no-build", action="store_true", help="only what tree/apply/series need")
+    sp.add_argument("--tests", action="store_true", help="also what `make test` needs (chromium)")
     with_tree(sub.add_parser("tree", help="unpack the tree and record its baseline commit"))
     with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
     with_campaigns(with_tree(sub.add_parser("hazards", help="report-only rules -> hazards.json")))
@@ -50,6 +51,15 @@ def parser() -> argparse.ArgumentParser:
                     help="boot only this architecture (repeatable); default: all")
     sp.add_argument("--no-pristine", action="store_true", help="boot only the patched kernel")
     with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
+    sp = with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
+                                                 "beside the series"))
+    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
+    sp = sub.add_parser("compare", help="two series side by side: sites fixed upstream, kept, new; "
+                                        "patches mapped as git range-diff does")
+    sp.add_argument("old", help="older series: a version (6.1) or a series directory")
+    sp.add_argument("new", help="newer series: a version (6.12) or a series directory")
+    sp.add_argument("--no-write", action="store_true",
+                    help="only print; by default the newer series' cover letters and results.json get the summary")
     sp = with_campaigns(sub.add_parser("convert", help="run the catalogue on out-of-tree code: DIR -> OUT "
                                                        "(converted copy, y2038-convert.patch and .txt)"))
     sp.add_argument("dir", help="directory of .c/.h files (never written)")
@@ -61,7 +71,7 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
         if args.command == "deps":
-            deps.ensure([args.kver], with_build=not args.no_build)
+            deps.ensure([args.kver], with_build=not args.no_build, with_tests=args.tests)
         elif args.command == "tree":
             t = tree.prepare(args.kver)
             print(f"Linux {t.version}: {t.src} (baseline {t.baseline[:12]})")
@@ -85,6 +95,16 @@ def main(argv=None) -> int:
             print(boot.boot_text(results))
             if any(b["verdict"] != "pass" for b in results["boot"].values()):
                 return 2
+        elif args.command == "report":
+            out = Path(args.out) if args.out else series.series_dir(tree.load(args.kver))
+            html_path, md_path = report.report_stage(out)
+            print(f"review: {html_path} (summary: {md_path})")
+        elif args.command == "compare":
+            old, new = compare.series_of(args.old), compare.series_of(args.new)
+            report = compare.compare(old, new)
+            print(compare.text(report), end="")
+            if not args.no_write:
+                compare.write_to_newer(new, report)
         elif args.command == "convert":
             deps.ensure_packages(deps.BASE_PACKAGES)
             report = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
@@ -102,6 +122,8 @@ def main(argv=None) -> int:
             print(build.build_text(build.build_stage(t, out, args.jobs)))
             results = boot.boot_stage(t, out, args.jobs)
             print(boot.boot_text(results))
+            html_path, _ = report.report_stage(out)
+            print(f"review: {html_path}")
             if any(b["verdict"] != "pass" for b in results["boot"].values()):
                 return 2
     except Y2038Error as err:

@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,3 +72,49 @@ def git_env(date: str = FIXED_DATE, identity: str = DEFAULT_SIGNOFF) -> dict:
 
 def progress(msg: str) -> None:
     print(f"y2038: {msg}", file=sys.stderr, flush=True)
+
+
+class Step:
+    """A long step a user waits for.  On a terminal, one line kept up to date:
+    what it is doing, how far, how long so far.  In a log (CI), a line when
+    it starts and one when it ends, nothing in between."""
+
+    def __init__(self, what: str, total: int = None):
+        self.what, self.total, self.done, self.detail = what, total, 0, ""
+        self.live = sys.stderr.isatty()
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+
+    def __enter__(self):
+        self.start = time.monotonic()
+        if self.live:
+            threading.Thread(target=self._tick, daemon=True).start()
+        else:
+            progress(f"{self.what}...")
+        return self
+
+    def update(self, done: int, detail: str = "") -> None:
+        with self.lock:
+            self.done, self.detail = done, detail
+        if self.live:
+            self._draw()
+
+    def _tick(self):
+        while not self.stopped.wait(1):
+            self._draw()
+
+    def _draw(self):
+        with self.lock:
+            how_far = f" [{self.done}/{self.total}]" if self.total else ""
+            line = f"y2038: {self.what}{how_far} {self.detail} ({time.monotonic() - self.start:.0f} s)"
+            sys.stderr.write("\r\033[K" + line[:200])
+            sys.stderr.flush()
+
+    def __exit__(self, kind, value, traceback):
+        self.stopped.set()
+        if self.live:
+            sys.stderr.write("\r\033[K")
+        how_far = f" {self.done} of {self.total}" if self.total else ""
+        outcome = "failed" if kind else "done"
+        progress(f"{self.what}: {outcome}{how_far} in {time.monotonic() - self.start:.0f} s")
+        return False

@@ -12,6 +12,10 @@ BASE_PACKAGES = ["coccinelle", "git", "perl", "python3", "xz-utils", "unifdef", 
 BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev", "cpio",
                   "ccache", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross",
                   "qemu-system-x86", "qemu-system-arm"]
+# What only the tests need: the review page is checked in a headless browser,
+# and the committed series of both packaged kernels are regenerated.
+TEST_PACKAGES = ["chromium"]
+TEST_KVERS = ("6.1", "6.12")
 
 
 def source_package(kver: str):
@@ -26,11 +30,12 @@ def missing(packages):
     return [p for p in packages if p not in installed]
 
 
-def ensure(kvers=("6.1",), with_build=True) -> None:
+def ensure(kvers=("6.1",), with_build=True, with_tests=False) -> None:
     if not shutil.which("dpkg-query"):
         raise Y2038Error("dpkg-query not found: this toolkit installs its dependencies on Debian 12 only")
-    wanted = BASE_PACKAGES + (BUILD_PACKAGES if with_build else [])
-    ensure_packages(wanted + [p for p in map(source_package, kvers) if p])
+    wanted = BASE_PACKAGES + (BUILD_PACKAGES if with_build else []) + (TEST_PACKAGES if with_tests else [])
+    kvers = list(kvers) + (list(TEST_KVERS) if with_tests else [])
+    ensure_packages(wanted + sorted({p for p in map(source_package, kvers) if p}))
 
 
 def ensure_packages(wanted) -> None:

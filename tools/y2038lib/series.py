@@ -144,7 +144,8 @@ def group_commits(matches: dict, maint: Maintainers):
                 sites = {f: rule["files"][f] for f in files if f in rule["files"]}
                 if sites:
                     rules.append({"name": rule["name"], "path": rule["path"], "subject": rule["subject"],
-                                  "sites": sum(sites.values())})
+                                  "sites": sum(sites.values()),
+                                  "removed": {f: rule["removed"][f] for f in sorted(sites)}})
             cc = []
             for f in files:
                 cc += [c for c in info[f]["cc"] if c not in cc]
@@ -273,6 +274,8 @@ def series_stage(tree, out=None, signoff=DEFAULT_SIGNOFF) -> Path:
             record = {"name": f"{slug}/{name}", "campaign": group["campaign"], "subsystem": group["subsystem"],
                       "tree": group["tree"], "files": group["files"], "rules": [r["path"] for r in group["rules"]],
                       "sites": group["sites"], "cc": group["cc"],
+                      # per rule and file, the lines it changed: what `y2038 compare` matches
+                      "site_lines": {r["path"]: r["removed"] for r in group["rules"]},
                       "checkpatch": checkpatch(tree, out / slug / name)}
             patches.append(record)
             series_lines.append(record["name"])

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The review page of a series: review.html is self-contained (no script, no
+external resource), headless Chromium renders it and the rendered page shows
+the series' figures; REVIEW.md carries the same figures.  Run on a copy of
+the committed 6.1 series, so the committed files are not touched."""
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import REPO, run_cli
+from y2038lib import compare
+
+CHROMIUM = shutil.which("chromium")
+
+
+class ReviewPage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-report-"))
+        shutil.copytree(compare.series_of("6.1"), cls.tmp / "series")
+        run_cli("report", "--out", str(cls.tmp / "series"), check=True)
+        cls.results = json.loads((cls.tmp / "series" / "results.json").read_text())
+        cls.html = (cls.tmp / "series" / "review.html").read_text()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def expected_figures(self):
+        patches = self.results["patches"]
+        build = self.results["build"]
+        return [f"{len(patches)}", f"{sum(p['sites'] for p in patches)}",
+                f"{len(build['verified'])} of {len(patches)}",
+                f"{build['lines_compiled'][0]} of {build['lines_compiled'][1]}"]
+
+    def test_page_is_self_contained(self):
+        self.assertNotIn("<script", self.html)
+        self.assertNotIn("url(", self.html)
+        external = re.findall(r"""(?:src|href)\s*=\s*["'](?!#)([^"']*)""", self.html)
+        self.assertEqual(external, [])
+
+    @unittest.skipUnless(CHROMIUM, "chromium is not installed (make test installs it)")
+    def test_chromium_renders_the_figures_and_every_patch(self):
+        page = (self.tmp / "series" / "review.html").as_uri()
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,1600"]
+        dom = subprocess.run([CHROMIUM, *flags, "--dump-dom", page], text=True, timeout=120,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        figures = re.search(r'<table class="figures" id="figures">(.*?)</table>', dom, re.S)
+        self.assertIsNotNone(figures, "the rendered page has no figures table")
+        cells = re.findall(r"<td>(?:<span[^>]*>)?([^<]*)", figures.group(1))
+        for figure in self.expected_figures():
+            self.assertIn(figure, cells)
+        for arch, boot in self.results["boot"].items():
+            self.assertIn(boot["verdict"], cells, arch)
+        self.assertEqual(len(re.findall(r'<section class="patch"', dom)), len(self.results["patches"]))
+        shot = self.tmp / "review.png"
+        subprocess.run([CHROMIUM, *flags, f"--screenshot={shot}", page], timeout=120,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.assertGreater(shot.stat().st_size, 20000, "the screenshot is (nearly) blank")
+
+    def test_markdown_summary_has_the_figures(self):
+        md = (self.tmp / "series" / "REVIEW.md").read_text()
+        patches = self.results["patches"]
+        self.assertIn(f"{len(patches)} patches in {len(self.results['postings'])} postings", md)
+        self.assertIn(f"{self.expected_figures()[2]} patches verified", md)
+        self.assertEqual(md.count("\n| "), len(patches) + 2 + len({p["subsystem"] for p in patches}))

@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Report stage: one self-contained offline HTML page per series
+(review.html: no script, no external resource) and a short Markdown summary
+(REVIEW.md), both beside the series and both made from results.json, the
+patches and y2038-hazards.txt only.
+"""
+import html
+import re
+from collections import Counter
+from pathlib import Path
+
+from .common import read_json
+
+HTML_NAME, MARKDOWN_NAME = "review.html", "REVIEW.md"
+C_KEYWORDS = ("auto break case char const continue default do double else enum extern float for goto if "
+              "inline int long register return short signed sizeof static struct switch typedef union "
+              "unsigned void volatile while bool u8 u16 u32 u64 s8 s16 s32 s64 ktime_t time64_t").split()
+TOKEN = re.compile(r"(?P<cm>/\*.*?\*/|//.*$)|(?P<st>\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*')"
+                   r"|(?P<nu>\b(?:0x[0-9a-fA-F]+|\d+)[uUlL]*\b)|(?P<kw>\b(?:" + "|".join(C_KEYWORDS) + r")\b)")
+CSS = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #1b1b1b; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { font-size: 1.1em; }
+table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .2em .5em; }
+th { background: #f0f0f0; text-align: left; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.figures td { font-size: 1.3em; text-align: center; } .figures th { text-align: center; }
+.pass, .ok { color: #11681c; font-weight: 600; } .fail, .failed { color: #b00020; font-weight: 600; }
+.not-built, .skip { color: #7a5d00; } .zero { color: #bbb; }
+section.patch { border: 1px solid #ddd; border-radius: 6px; padding: .2em 1em 1em; margin: 1em 0; }
+dl { display: grid; grid-template-columns: max-content auto; gap: .15em 1em; } dt { font-weight: 600; }
+pre.diff { background: #fafafa; border: 1px solid #eee; padding: .6em; overflow-x: auto; font-size: 12.5px; }
+.ln { display: block; min-height: 1.2em; white-space: pre; }
+.add { background: #e6ffec; } .del { background: #ffebe9; } .hunk { color: #6639ba; } .file { font-weight: 700; }
+.kw { color: #0550ae; } .cm { color: #6e7781; font-style: italic; } .st { color: #0a3069; } .nu { color: #953800; }
+"""
+
+
+def highlight_code(line: str) -> str:
+    out, pos = [], 0
+    for m in TOKEN.finditer(line):
+        out.append(html.escape(line[pos:m.start()]))
+        out.append(f'<span class="{m.lastgroup}">{html.escape(m.group(0))}</span>')
+        pos = m.end()
+    out.append(html.escape(line[pos:]))
+    return "".join(out)
+
+
+def highlight_diff(diff: str) -> str:
+    """One block per line: file headers, hunks, added and removed lines told
+    apart, C keywords, comments, strings and numbers coloured."""
+    lines = []
+    for line in diff.splitlines():
+        if line.startswith(("diff --git", "--- ", "+++ ")):
+            kind, body = "file", html.escape(line)
+        elif line.startswith("@@"):
+            kind, body = "hunk", html.escape(line)
+        elif line.startswith(("+", "-")):
+            kind, body = "add" if line[0] == "+" else "del", line[0] + highlight_code(line[1:])
+        else:
+            kind, body = "ctx", highlight_code(line)
+        lines.append(f'<span class="ln {kind}">{body}</span>')
+    return "".join(lines)
+
+
+def patch_parts(path: Path):
+    """(subject, diff) of a git format-patch file."""
+    text = path.read_text(errors="replace")
+    m = re.search(r"^Subject: (.*(?:\n .*)*)", text, re.M)
+    subject = re.sub(r"\s+", " ", m.group(1)) if m else path.name
+    subject = re.sub(r"^\[PATCH[^\]]*\]\s*", "", subject)
+    start = text.find("\ndiff --git")
+    diff = text[start + 1:].split("\n-- \n")[0] if start >= 0 else ""
+    return subject, diff
+
+
+def figures(series: Path, results: dict) -> dict:
+    patches = results["patches"]
+    build = results.get("build", {})
+    hazards = (series / "y2038-hazards.txt").read_text() if (series / "y2038-hazards.txt").exists() else ""
+    compiled = [sum(p.get("lines_compiled", [0, 0])[i] for p in patches) for i in (0, 1)]
+    return {"patches": len(patches), "postings": len(results["postings"]),
+            "sites": sum(p["sites"] for p in patches),
+            "files": len({f for p in patches for f in p["files"]}),
+            "verified": len(build.get("verified", [])) if build else None,
+            "lines_compiled": compiled if build else None,
+            "boot": {arch: b["verdict"] for arch, b in sorted(results.get("boot", {}).items())},
+            "hazards": {kind: int(m.group(1)) if (m := re.search(rf"^{title}[^\n]*: (\d+)$", hazards, re.M)) else 0
+                        for kind, title in (("y2038", "Signed 32-bit"), ("y2106", "Unsigned 32-bit"))}}
+
+
+def matrix(results: dict):
+    """(campaigns, [(subsystem, {campaign: sites})]) sorted by total sites."""
+    cells = {}
+    for p in results["patches"]:
+        cells.setdefault(p["subsystem"], Counter())[p["campaign"]] += p["sites"]
+    campaigns = sorted({p["campaign"] for p in results["patches"]})
+    return campaigns, sorted(cells.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
+
+
+def badge(value) -> str:
+    value = str(value)
+    return f'<span class="{html.escape(value)}">{html.escape(value)}</span>'
+
+
+def render_html(series: Path, results: dict) -> str:
+    f = figures(series, results)
+    title = f"y2038 series for Linux {results['version']}"
+    out = [f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} – review'
+           f"</title><style>{CSS}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+           f"<p>Baseline {html.escape(results['baseline'][:12])} ({html.escape(results.get('source', ''))}), "
+           f"generated by the y2038 toolkit. Apply with <code>git am</code> in the order of "
+           f"<code>series</code>.</p>"]
+    lines = f["lines_compiled"]
+    verified = "not run" if f["verified"] is None else f"{f['verified']} of {f['patches']}"
+    out.append('<table class="figures" id="figures"><tr><th>patches</th><th>postings</th><th>sites</th>'
+               "<th>files</th><th>verified by the build</th><th>changed lines compiled</th>"
+               + "".join(f"<th>boot {html.escape(a)}</th>" for a in f["boot"])
+               + "<th>hazards y2038 / y2106</th></tr>")
+    out.append(f"<tr><td>{f['patches']}</td><td>{f['postings']}</td><td>{f['sites']}</td><td>{f['files']}</td>"
+               f"<td>{verified}</td>"
+               f"<td>{'not run' if lines is None else f'{lines[0]} of {lines[1]}'}</td>"
+               + "".join(f"<td>{badge(v)}</td>" for v in f["boot"].values())
+               + f"<td>{f['hazards']['y2038']} / {f['hazards']['y2106']}</td></tr></table>")
+    if "compare" in results:
+        c = results["compare"]
+        out.append(f"<p>Compared with Linux {html.escape(c['old']['version'])}: "
+                   f"{c['totals']['fixed_upstream']} sites fixed upstream, {c['totals']['kept']} kept, "
+                   f"{c['totals']['new']} new.</p>")
+
+    campaigns, rows = matrix(results)
+    out.append("<h2>Sites: subsystems × campaigns</h2><table class=\"matrix\" id=\"matrix\"><tr><th>subsystem</th>"
+               + "".join(f"<th>{html.escape(c)}</th>" for c in campaigns) + "<th>total</th></tr>")
+    for subsystem, counts in rows:
+        out.append(f"<tr><td>{html.escape(subsystem)}</td>" + "".join(
+            f'<td class="n{"" if counts[c] else " zero"}">{counts[c]}</td>' for c in campaigns)
+            + f'<td class="n">{sum(counts.values())}</td></tr>')
+    totals = Counter()
+    for _, counts in rows:
+        totals.update(counts)
+    out.append("<tr><th>total</th>" + "".join(f'<th class="n">{totals[c]}</th>' for c in campaigns)
+               + f'<th class="n">{sum(totals.values())}</th></tr></table>')
+
+    out.append("<h2>Patches</h2><table class=\"patches\"><tr><th>#</th><th>subject</th><th>sites</th>"
+               "<th>build</th><th>lines compiled</th><th>checkpatch</th><th>verified</th></tr>")
+    parts = {p["name"]: patch_parts(series / p["name"]) for p in results["patches"]}
+    for n, p in enumerate(results["patches"], 1):
+        build = " ".join(f"{html.escape(a)} {badge(r)}" for a, r in sorted(p.get("build", {}).items()))
+        lc = p.get("lines_compiled")
+        cp = p["checkpatch"]
+        out.append(f'<tr><td class="n"><a href="#p{n}">{n}</a></td><td>{html.escape(parts[p["name"]][0])}</td>'
+                   f'<td class="n">{p["sites"]}</td><td>{build or "not run"}</td>'
+                   f"<td>{f'{lc[0]} of {lc[1]}' if lc else 'not run'}</td>"
+                   f"<td>{len(cp['errors'])} errors, {len(cp['warnings'])} warnings</td>"
+                   f"<td>{badge('pass' if p.get('verified') else 'fail') if 'verified' in p else 'not run'}</td></tr>")
+    out.append("</table>")
+
+    boot = results.get("boot", {})
+    for n, p in enumerate(results["patches"], 1):
+        subject, diff = parts[p["name"]]
+        cp = p["checkpatch"]
+        findings = [f"{w['type']}: {w['message']}" for w in cp["errors"] + cp["warnings"]]
+        out.append(f'<section class="patch" id="p{n}"><h3>{n}. {html.escape(subject)}</h3><dl>')
+        rows = [("file", html.escape(p["name"])),
+                ("rules", "<br>".join(html.escape(r) for r in p["rules"])),
+                ("sites", f"{p['sites']} in {len(p['files'])} files: " + ", ".join(html.escape(x) for x in p["files"])),
+                ("subsystem", html.escape(p["subsystem"]) + (f" ({html.escape(p['tree'])})" if p["tree"] else "")),
+                ("checkpatch", "<br>".join(html.escape(x) for x in findings) or "no errors, no warnings"),
+                ("build", " ".join(f"{html.escape(a)} {badge(r)}" for a, r in sorted(p.get("build", {}).items()))
+                 or "not run"),
+                ("lines compiled", f"{p['lines_compiled'][0]} of {p['lines_compiled'][1]}"
+                 + (" (not compiled: " + html.escape(", ".join(p["lines_not_compiled"])) + ")"
+                    if p.get("lines_not_compiled") else "") if p.get("lines_compiled") else "not run"),
+                ("verified", (badge("pass") if p.get("verified") else badge("fail") + " "
+                              + html.escape(p.get("reason") or "")) if "verified" in p else "not run"),
+                ("boot (series)", " ".join(f"{html.escape(a)} {badge(b['verdict'])}" for a, b in sorted(boot.items()))
+                 or "not run"),
+                ("Cc", "<br>".join(html.escape(c) for c in p["cc"]))]
+        out += [f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows]
+        out.append(f'</dl><details open><summary>diff</summary><pre class="diff">{highlight_diff(diff)}</pre>'
+                   "</details></section>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+def render_markdown(series: Path, results: dict) -> str:
+    f = figures(series, results)
+    verified = ("not run" if f["verified"] is None
+                else f"{f['verified']} of {f['patches']} patches verified")
+    lines = [f"# y2038 series for Linux {results['version']}", "",
+             f"{f['patches']} patches in {f['postings']} postings, {f['sites']} sites in {f['files']} files.",
+             f"Build: {verified}"
+             + (f", {f['lines_compiled'][0]} of {f['lines_compiled'][1]} changed lines compiled." if f["lines_compiled"] else "."),
+             "Boot: " + (", ".join(f"{a} {v.upper()}" for a, v in f["boot"].items()) or "not run") + ".",
+             f"Hazards: {f['hazards']['y2038']} y2038, {f['hazards']['y2106']} y2106 (y2038-hazards.txt).",
+             "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
+    if "compare" in results:
+        c = results["compare"]
+        lines += [f"Compared with Linux {c['old']['version']}: {c['totals']['fixed_upstream']} sites fixed upstream, "
+                  f"{c['totals']['kept']} kept, {c['totals']['new']} new.", ""]
+    campaigns, rows = matrix(results)
+    lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
+    lines += [f"| {s} | " + " | ".join(str(c[k]) for k in campaigns) + " |" for s, c in rows]
+    lines += ["", "| # | patch | sites | build | lines compiled | checkpatch |", "|---:|---|---:|---|---|---|"]
+    for n, p in enumerate(results["patches"], 1):
+        lc = p.get("lines_compiled")
+        build = ", ".join(f"{a} {r}" for a, r in sorted(p.get("build", {}).items())) or "not run"
+        lines.append(f"| {n} | {patch_parts(series / p['name'])[0].replace('|', '/')} | {p['sites']} | {build} | "
+                     f"{f'{lc[0]}/{lc[1]}' if lc else 'not run'} | "
+                     f"{len(p['checkpatch']['errors'])} errors, {len(p['checkpatch']['warnings'])} warnings |")
+    return "\n".join(lines) + "\n"
+
+
+def report_stage(series: Path) -> tuple:
+    results = read_json(series / "results.json", "series")
+    (series / HTML_NAME).write_text(render_html(series, results))
+    (series / MARKDOWN_NAME).write_text(render_markdown(series, results))
+    return series / HTML_NAME, series / MARKDOWN_NAME
