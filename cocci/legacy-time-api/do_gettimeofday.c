@@ -85,3 +85,34 @@ static int two_in_one_declaration(void)
 	do_gettimeofday(&now);
 	return now.tv_sec - start.tv_sec;
 }
+
+/* Must change, with parentheses where the quotient meets a tighter operator. */
+static void board_stamp_fields(struct board_stamp *s, u32 scale)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	s->usec_byte = (u8)tv.tv_usec;
+	s->scaled = scale * tv.tv_usec;
+	s->per_usec = 1000000 / tv.tv_usec;
+	s->usec_twice = tv.tv_usec * 2;
+	s->total_us = tv.tv_sec * USEC_PER_SEC + tv.tv_usec;
+}
+
+/* Must change: a brace-list initializer suits timespec64. */
+static u64 board_now_us(void)
+{
+	struct timeval tv = { 0 };
+
+	do_gettimeofday(&tv);
+	return (u64)tv.tv_sec * USEC_PER_SEC + tv.tv_usec;
+}
+
+/* Must NOT change: initialised from a value that stays a struct timeval. */
+static long board_refresh(struct board_stamp *s)
+{
+	struct timeval tv = s->last;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}

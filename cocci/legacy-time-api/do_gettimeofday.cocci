@@ -18,9 +18,10 @@
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: Variable names are kept.  do_gettimeofday() on a structure
-//  field or through a pointer is reported, not changed.  Declarations with
-//  an initializer or with several variables (struct timeval a, b;) are left
-//  alone: spatch cannot change the type of one declarator of several.
+//  field or through a pointer is reported, not changed.  Declarations
+//  initialised by an expression, or with several variables (struct timeval
+//  a, b;), are left alone: spatch cannot change the type of one declarator
+//  of several.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 (struct timespec64), 4.18 (ktime_get_real_ts64)
@@ -55,6 +56,26 @@ fn(...) {
   struct timeval tv;
   ... when any
 }
+
+// "struct timeval tv;" above also matches a declaration with an
+// initializer: a brace list suits timespec64, an expression does not.
+@value_init@
+identifier tv_local.fn;
+identifier tv_local.tv;
+expression E;
+@@
+fn(...) {
+  ... when any
+  struct timeval tv = E;
+  ... when any
+}
+
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+_e << value_init.E;
+@@
+escaping.add((fn, tv))
 
 @reads@
 identifier tv_local.fn;
@@ -143,6 +164,10 @@ fn(...) {
 @convert_uses depends on patch@
 identifier tv_local.fn;
 identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
+// where the quotient would bind to a tighter operator it is parenthesised
+type T;
+expression E2;
+binary operator mul = {*, /, %};
 @@
 fn(...) {
   ... when any
@@ -157,6 +182,18 @@ fn(...) {
 |
 - tv.tv_usec / USEC_PER_MSEC
 + tv.tv_nsec / NSEC_PER_MSEC
+|
+- (T)tv.tv_usec
++ (T)(tv.tv_nsec / NSEC_PER_USEC)
+|
+- E2 mul tv.tv_usec
++ E2 mul (tv.tv_nsec / NSEC_PER_USEC)
+|
+- !tv.tv_usec
++ !(tv.tv_nsec / NSEC_PER_USEC)
+|
+- ~tv.tv_usec
++ ~(tv.tv_nsec / NSEC_PER_USEC)
 |
 - tv.tv_usec
 + tv.tv_nsec / NSEC_PER_USEC

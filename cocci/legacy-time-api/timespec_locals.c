@@ -79,3 +79,33 @@ static void fill_field(struct wd *wd)
 {
 	wd->last = current_kernel_time();
 }
+
+/* Must change: initialisers that suit timespec64 or have a 64-bit twin. */
+static unsigned long long get_timer_value(void)
+{
+	unsigned long long total_us;
+	struct timespec ts = (struct timespec){0, 0};
+
+	getnstimeofday(&ts);
+	total_us = ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	return total_us;
+}
+
+static void stamp_zeroed(struct clk_stats *st)
+{
+	struct timespec now = {0};
+	struct timespec coarse = current_kernel_time();
+
+	ktime_get_ts(&now);
+	st->mono_sec = now.tv_sec;
+	st->coarse_nsec = coarse.tv_nsec;
+}
+
+/* Must NOT change: initialised from a value that stays a struct timespec. */
+static void stamp_from_field(struct clk_stats *st)
+{
+	struct timespec ts = st->last;
+
+	getnstimeofday(&ts);
+	st->wall_sec = ts.tv_sec;
+}

@@ -21,8 +21,11 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
-// Comments: Declarations with an initializer or several variables are
-//  left alone.  Function parameters, fields and globals are reported, not
+// Comments: A local initialised by a brace list, a compound literal,
+//  current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
+//  ns_to_timespec() converts (the latter four to their 64-bit forms);
+//  one initialised by any other expression, or declared with several
+//  variables, is left alone.  Function parameters, fields and globals are reported, not
 //  changed: their type is an interface.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
@@ -40,6 +43,7 @@ virtual report
 @initialize:python@
 @@
 escaping = set()
+value_inits = set()  # locals initialised by an expression with no 64-bit twin
 links = {}
 
 def link(fn, a, b):
@@ -53,7 +57,7 @@ def convertible(fn, ts):
         name = todo.pop()
         if name in seen:
             continue
-        if (fn, name) in escaping:
+        if (fn, name) in escaping or (fn, name) in value_inits:
             return False
         seen.add(name)
         todo.extend(links.get((fn, name), ()))
@@ -107,6 +111,7 @@ def convertible(fn, ts):
 @script:python new_file depends on uses_api@
 @@
 escaping.clear()
+value_inits.clear()
 links.clear()
 
 @ts_local depends on uses_api@
@@ -117,6 +122,57 @@ fn(...) {
   struct timespec ts;
   ... when any
 }
+
+// "struct timespec ts;" above also matches a declaration with an
+// initializer.  A brace list suits timespec64 as it is; an expression
+// initializer does only when it has a 64-bit twin (below): any other
+// keeps the local as it is.
+@value_init@
+identifier ts_local.fn;
+identifier ts_local.ts;
+expression E;
+@@
+fn(...) {
+  ... when any
+  struct timespec ts = E;
+  ... when any
+}
+
+@twin_init@
+identifier ts_local.fn;
+identifier ts_local.ts;
+expression A;
+position p;
+@@
+fn(...) {
+  ... when any
+(
+  struct timespec ts@p = current_kernel_time();
+|
+  struct timespec ts@p = CURRENT_TIME;
+|
+  struct timespec ts@p = ktime_to_timespec(A);
+|
+  struct timespec ts@p = ns_to_timespec(A);
+|
+  struct timespec ts@p = (struct timespec){...};
+)
+  ... when any
+}
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+_e << value_init.E;
+@@
+value_inits.add((fn, ts))
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+_p << twin_init.p;
+@@
+value_inits.discard((fn, ts))
 
 @uses@
 identifier ts_local.fn;
@@ -235,12 +291,35 @@ if c:
 @convert_decl depends on patch@
 identifier ts_local.fn;
 identifier ts_local.ts : script:python(fn) { convertible(fn, ts) };
+expression A;
 @@
 fn(...) {
   ...
+(
+- struct timespec ts = current_kernel_time();
++ struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
+|
+- struct timespec ts = CURRENT_TIME;
++ struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
+|
+- struct timespec ts = ktime_to_timespec(A);
++ struct timespec64 ts = ktime_to_timespec64(A);
+|
+- struct timespec ts = ns_to_timespec(A);
++ struct timespec64 ts = ns_to_timespec64(A);
+|
+  struct
+- timespec
++ timespec64
+  ts = (struct
+- timespec
++ timespec64
+  ){...};
+|
 - struct timespec
 + struct timespec64
   ts;
+)
   ...
 }
 

@@ -44,3 +44,20 @@ static ktime_t board_next(struct board *b)
 {
 	return timeval_to_ktime(board_pop_interval(b));
 }
+
+/* Must change, with parentheses where the quotient meets a tighter operator. */
+static u32 board_latency_scaled(struct board *b, ktime_t delta)
+{
+	struct timeval lat = ktime_to_timeval(delta);
+
+	return b->scale * lat.tv_usec + (u16)lat.tv_usec;
+}
+
+/* Must NOT change: initialised from a value that stays a struct timeval. */
+static long board_age(struct board *b)
+{
+	struct timeval tv = b->last_tv;
+
+	tv = ktime_to_timeval(b->stamp);
+	return tv.tv_sec;
+}

@@ -40,6 +40,7 @@ virtual report
 @initialize:python@
 @@
 escaping = set()
+value_inits = set()  # (fn, tv, line): initialised by something else than a conversion
 
 @uses_api@
 @@
@@ -52,6 +53,7 @@ escaping = set()
 @script:python new_file depends on uses_api@
 @@
 escaping.clear()
+value_inits.clear()
 
 @tv_local depends on uses_api@
 identifier fn, tv;
@@ -68,6 +70,46 @@ fn(...) {
 )
   ... when any
 }
+
+// An expression initializer other than the two conversions keeps the local.
+@value_init@
+identifier tv_local.fn;
+identifier tv_local.tv;
+expression E;
+position p;
+@@
+fn(...) {
+  ... when any
+  struct timeval tv@p = E;
+  ... when any
+}
+
+@twin_init@
+identifier tv_local.fn;
+identifier tv_local.tv;
+expression E;
+position value_init.p;
+@@
+fn(...) {
+  ... when any
+  struct timeval tv@p = \(ktime_to_timeval\|ns_to_timeval\)(E);
+  ... when any
+}
+
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+p << value_init.p;
+@@
+value_inits.add((fn, tv, p[0].line))
+
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+p << value_init.p;
+_e << twin_init.E;
+@@
+value_inits.discard((fn, tv, p[0].line))
 
 @reads@
 identifier tv_local.fn;
@@ -147,7 +189,7 @@ escaping.add((fn, tv))
 
 @convert_decl depends on patch@
 identifier tv_local.fn;
-identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
+identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping and not any(v[:2] == (fn, tv) for v in value_inits) };
 expression E;
 @@
 fn(...) {
@@ -169,8 +211,12 @@ fn(...) {
 // Uses change only where the declaration did.
 @convert_uses depends on patch@
 identifier tv_local.fn;
-identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
+identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping and not any(v[:2] == (fn, tv) for v in value_inits) };
 expression E, init;
+// where the quotient would bind to a tighter operator it is parenthesised
+type T;
+expression E2;
+binary operator mul = {*, /, %};
 @@
 fn(...) {
   ... when any
@@ -195,6 +241,18 @@ fn(...) {
 |
 - tv.tv_usec / USEC_PER_MSEC
 + tv.tv_nsec / NSEC_PER_MSEC
+|
+- (T)tv.tv_usec
++ (T)(tv.tv_nsec / NSEC_PER_USEC)
+|
+- E2 mul tv.tv_usec
++ E2 mul (tv.tv_nsec / NSEC_PER_USEC)
+|
+- !tv.tv_usec
++ !(tv.tv_nsec / NSEC_PER_USEC)
+|
+- ~tv.tv_usec
++ ~(tv.tv_nsec / NSEC_PER_USEC)
 |
 - tv.tv_usec
 + tv.tv_nsec / NSEC_PER_USEC

@@ -1,0 +1,33 @@
+/* Must change: vendor code printing the wall clock, RTC drivers. */
+static void print_pm_status(int level)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	getnstimeofday(&ts);
+	time_to_tm((ts.tv_sec - (sys_tz.tz_minuteswest * 60)), 0, &tm);
+	pr_info("PM %02d:%02d:%02d\n", tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+static int board_rtc_set_alarm(struct device *dev, struct rtc_wkalrm *alrm)
+{
+	unsigned long now, when;
+	struct rtc_time tm;
+
+	board_rtc_read(dev, &tm);
+	rtc_tm_to_time(&tm, &now);
+	rtc_tm_to_time(&alrm->time, &when);
+	if (when <= now)
+		return -EINVAL;
+	rtc_time_to_tm(when, &alrm->time);
+	return board_rtc_write_alarm(dev, when - now);
+}
+
+/* Must NOT change: the result is used; other functions with similar names. */
+static int board_rtc_check(struct rtc_time *tm, unsigned long *secs)
+{
+	int ret = rtc_tm_to_time(tm, secs);
+
+	board_time_to_tm(*secs, tm);
+	return ret ? ret : rtc_time64_to_tm_checked(*secs, tm);
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Use the time64_t broken-down-time helpers: time64_to_tm(),
+/// rtc_time64_to_tm() and rtc_tm_to_time64().
+///
+/// time_to_tm(), rtc_time_to_tm() and rtc_tm_to_time() take or give the
+/// seconds since 1970 as time_t or unsigned long, 32 bits wide on 32-bit
+/// machines.  Linux 3.19 added rtc_time64_to_tm() and rtc_tm_to_time64(),
+/// Linux 4.8 time64_to_tm(); time_to_tm() was removed in 4.20 and the RTC
+/// ones are gone from today's kernels.  time_to_tm(t, off, tm) and
+/// rtc_time_to_tm(t, tm) keep their arguments; the statement
+/// rtc_tm_to_time(tm, &t); (it always returned 0) becomes
+/// t = rtc_tm_to_time64(tm);.
+//
+// Confidence: High
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: Vendor and board code pairs these with getnstimeofday() and
+//  rtc_read_time().  The variable that receives rtc_tm_to_time64() keeps
+//  its type: an unsigned long stays a y2106 limit on 32-bit machines
+//  (seconds_truncation.cocci reports stores of wall-clock seconds).
+//  rtc_tm_to_time() whose result is used (ret = rtc_tm_to_time(...)) is
+//  reported, not changed.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
+// Introduced: 3.19 (rtc_time64_to_tm, rtc_tm_to_time64), 4.8 (time64_to_tm)
+// Removed: 4.20 (time_to_tm); rtc_time_to_tm and rtc_tm_to_time are absent from 6.1
+// Subject: use the time64_t broken-down-time helpers
+// Options: --no-includes --include-headers --max-width 100
+// Keywords: time_to_tm, rtc_time_to_tm, rtc_tm_to_time, time64_to_tm, y2038
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@convert depends on patch@
+expression t, off, tm;
+@@
+(
+- time_to_tm
++ time64_to_tm
+  (t, off, tm)
+|
+- rtc_time_to_tm
++ rtc_time64_to_tm
+  (t, tm)
+)
+
+// A statement: its result (always 0) is not used.
+@convert_stmt depends on patch@
+expression tm, E;
+@@
+- rtc_tm_to_time(tm, &E);
++ E = rtc_tm_to_time64(tm);
+
+@found depends on context || report || org@
+identifier api = {time_to_tm, rtc_time_to_tm, rtc_tm_to_time};
+position p;
+@@
+* api@p(...)
+
+@script:python depends on report@
+p << found.p;
+api << found.api;
+@@
+coccilib.report.print_report(p[0], "WARNING: %s() keeps seconds in 32 bits on 32-bit machines and is gone from current kernels: use its time64_t form" % api)
+
+@script:python depends on org@
+p << found.p;
+api << found.api;
+@@
+coccilib.org.print_todo(p[0], "%s(): use its time64_t form" % api)
