@@ -9,7 +9,9 @@
 /// current_kernel_time() to sb->s_time_gran (also spelled out by hand
 /// with timespec_trunc(), removed in 4.19).  current_time(inode) returns the inode's timestamp type,
 /// truncated to what the file system stores.  Assignments to an inode's
-/// i_atime, i_mtime and i_ctime change, chained ones included.
+/// i_atime, i_mtime and i_ctime change, chained ones included, and to the
+/// ia_atime, ia_mtime and ia_ctime of a struct iattr in a function that
+/// has the inode at hand (a parameter or a local struct inode *inode).
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -50,6 +52,60 @@ identifier stamp = {i_atime, i_mtime, i_ctime};
 - timespec_trunc(CURRENT_TIME, gran)
 + current_time(inode)
 )
+
+// A struct iattr for notify_change()/setattr: the inode at hand, a
+// parameter or a local of the function, gives the granularity.  (The
+// metavariable is not called "inode": in "struct inode" it would match
+// any structure name.)
+@iattr_param depends on patch@
+identifier fn, ino;
+expression attr, sb, gran;
+identifier stamp = {ia_atime, ia_mtime, ia_ctime};
+@@
+fn(..., struct inode *ino, ...) {
+<...
+\(attr.stamp\|attr->stamp\) =
+(
+- CURRENT_TIME
++ current_time(ino)
+|
+- CURRENT_TIME_SEC
++ current_time(ino)
+|
+- current_fs_time(sb)
++ current_time(ino)
+|
+- timespec_trunc(current_kernel_time(), gran)
++ current_time(ino)
+)
+...>
+}
+
+@iattr_local depends on patch@
+identifier fn, ino;
+expression attr, sb, gran, init;
+identifier stamp = {ia_atime, ia_mtime, ia_ctime};
+@@
+fn(...) {
+... when any
+struct inode *ino = init;
+<...
+\(attr.stamp\|attr->stamp\) =
+(
+- CURRENT_TIME
++ current_time(ino)
+|
+- CURRENT_TIME_SEC
++ current_time(ino)
+|
+- current_fs_time(sb)
++ current_time(ino)
+|
+- timespec_trunc(current_kernel_time(), gran)
++ current_time(ino)
+)
+...>
+}
 
 @found depends on context || report || org@
 identifier now = {CURRENT_TIME, CURRENT_TIME_SEC, current_fs_time, timespec_trunc};
