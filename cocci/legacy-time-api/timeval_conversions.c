@@ -61,3 +61,23 @@ static long board_age(struct board *b)
 	tv = ktime_to_timeval(b->stamp);
 	return tv.tv_sec;
 }
+
+/* Must change: a field read from the result on the spot. */
+static void read_elapsed_secs(void *buf, struct tcp_estats *stats)
+{
+	ktime_t elapsed = ktime_sub(stats->current_ts, stats->start_ts);
+	u32 secs, usecs;
+
+	secs = ktime_to_timeval(elapsed).tv_sec;
+	usecs = ns_to_timeval(stats->rtt_ns).tv_usec;
+	stats->scaled = stats->scale * ktime_to_timeval(elapsed).tv_usec;
+	memcpy(buf, &secs, 4);
+	memcpy(buf + 4, &usecs, 4);
+}
+
+/* Must NOT change: printed through a format string. */
+static void thermal_dump(ktime_t curr_time)
+{
+	pr_debug("now %ld.%06ld\n", ktime_to_timeval(curr_time).tv_sec,
+		 ktime_to_timeval(curr_time).tv_usec);
+}

@@ -9,7 +9,10 @@
 /// ktime_to_timespec64() or ns_to_timespec64(); tv_sec keeps its meaning
 /// and tv_usec reads become tv_nsec / NSEC_PER_USEC (tv_usec / 1000
 /// becomes tv_nsec / NSEC_PER_MSEC).  do_gettimeofday() filling the same
-/// local becomes ktime_get_real_ts64().  timeval_to_ktime(tv) becomes
+/// local becomes ktime_get_real_ts64().  A field read straight from the
+/// result, ktime_to_timeval(kt).tv_sec, becomes
+/// ktime_to_timespec64(kt).tv_sec (tv_usec likewise), except as an
+/// argument of a call with a format string.  timeval_to_ktime(tv) becomes
 /// ktime_set(tv.tv_sec, tv.tv_usec * NSEC_PER_USEC), which is how it was
 /// defined.
 ///
@@ -259,6 +262,48 @@ fn(...) {
 )
   ...>
 }
+
+// A field of the conversion's result, read on the spot; not in a call
+// that has a format string (the type becomes time64_t / long).
+@printed_member@
+expression E;
+constant char[] fmt;
+identifier f, member = {tv_sec, tv_usec};
+position p;
+@@
+ f(..., fmt, ..., \(ktime_to_timeval@p(E).member\|ns_to_timeval@p(E).member\), ...)
+
+@member depends on patch@
+expression E, E2;
+type T;
+binary operator mul = {*, /, %};
+position p != printed_member.p;
+@@
+(
+- (T)ktime_to_timeval@p(E).tv_usec
++ (T)(ktime_to_timespec64(E).tv_nsec / NSEC_PER_USEC)
+|
+- E2 mul ktime_to_timeval@p(E).tv_usec
++ E2 mul (ktime_to_timespec64(E).tv_nsec / NSEC_PER_USEC)
+|
+- (T)ns_to_timeval@p(E).tv_usec
++ (T)(ns_to_timespec64(E).tv_nsec / NSEC_PER_USEC)
+|
+- E2 mul ns_to_timeval@p(E).tv_usec
++ E2 mul (ns_to_timespec64(E).tv_nsec / NSEC_PER_USEC)
+|
+- ktime_to_timeval@p(E).tv_usec
++ ktime_to_timespec64(E).tv_nsec / NSEC_PER_USEC
+|
+- ktime_to_timeval@p(E).tv_sec
++ ktime_to_timespec64(E).tv_sec
+|
+- ns_to_timeval@p(E).tv_usec
++ ns_to_timespec64(E).tv_nsec / NSEC_PER_USEC
+|
+- ns_to_timeval@p(E).tv_sec
++ ns_to_timespec64(E).tv_sec
+)
 
 @to_ktime depends on patch@
 idexpression struct timeval tv;
