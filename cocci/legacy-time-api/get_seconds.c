@@ -21,3 +21,17 @@ static unsigned long other(struct my_entry *e)
 {
 	return e->get_seconds + my_get_seconds() + ktime_get_real_seconds();
 }
+
+/* Must change: the seconds of the coarse wall clock, spelled otherwise. */
+static u32 stamp_now(struct my_entry *e)
+{
+	e->ctime = current_kernel_time().tv_sec;
+	e->atime = CURRENT_TIME_SEC.tv_sec;
+	return CURRENT_TIME.tv_sec;
+}
+
+/* Must NOT change: printed through a format string. */
+static void show(struct seq_file *m)
+{
+	seq_printf(m, "now %lu\n", get_seconds());
+}

@@ -4,7 +4,9 @@
 /// get_seconds() returns the wall-clock seconds as unsigned long, which
 /// wraps in 2106 on 32-bit machines and invites storing the value in a
 /// 32-bit signed variable; it was removed in Linux 5.11.
-/// ktime_get_real_seconds() returns the same clock as time64_t.
+/// ktime_get_real_seconds() returns the same clock as time64_t.  The
+/// seconds of current_kernel_time(), CURRENT_TIME and CURRENT_TIME_SEC
+/// (removed in 5.0 and 4.12) are the same value: they change too.
 ///
 /// The call is replaced in place.  Where the result is stored in a 32-bit
 /// variable the truncation stays what it was; the y2038-hazards campaign
@@ -12,7 +14,8 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
-// Comments: The definition of get_seconds() itself is left alone.
+// Comments: The definition of get_seconds() itself is left alone; so is
+//  a value passed to a call with a format string, reported instead.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 (ktime_get_real_seconds)
@@ -26,18 +29,59 @@ virtual context
 virtual org
 virtual report
 
+// An argument of a call with a format string keeps its type (reported):
+// time64_t needs another conversion specifier.
+// One rule per form: a disjunction in an argument list stops at the first.
+@printed0@
+constant char[] fmt;
+identifier f;
+position p;
+@@
+ f(..., fmt, ..., get_seconds@p(), ...)
+
+@printed1@
+constant char[] fmt;
+identifier f;
+position p;
+@@
+ f(..., fmt, ..., current_kernel_time@p().tv_sec, ...)
+
+@printed2@
+constant char[] fmt;
+identifier f;
+position p;
+@@
+ f(..., fmt, ..., CURRENT_TIME@p.tv_sec, ...)
+
+@printed3@
+constant char[] fmt;
+identifier f;
+position p;
+@@
+ f(..., fmt, ..., CURRENT_TIME_SEC@p.tv_sec, ...)
+
 @seconds depends on patch@
 identifier fn != get_seconds;
 type T;
+position p != {printed0.p, printed1.p, printed2.p, printed3.p};
 @@
 fn(...) {
 <+...
 (
 // spelled out so that spatch keeps "(T)x" without a space after the cast
-- (T)get_seconds()
+- (T)get_seconds@p()
 + (T)ktime_get_real_seconds()
 |
-- get_seconds()
+- get_seconds@p()
++ ktime_get_real_seconds()
+|
+- current_kernel_time@p().tv_sec
++ ktime_get_real_seconds()
+|
+- CURRENT_TIME@p.tv_sec
++ ktime_get_real_seconds()
+|
+- CURRENT_TIME_SEC@p.tv_sec
 + ktime_get_real_seconds()
 )
 ...+>
