@@ -80,8 +80,8 @@ def main(argv=None) -> int:
             summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
         elif args.command == "hazards":
             t = tree.load(args.kver)
-            report = hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
-            print(hazards.hazards_text(report))
+            found = hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
+            print(hazards.hazards_text(found))
         elif args.command == "series":
             out = series.series_stage(tree.load(args.kver), args.out, args.signoff)
             print(f"series written to {out}")
@@ -101,15 +101,15 @@ def main(argv=None) -> int:
             print(f"review: {html_path} (summary: {md_path})")
         elif args.command == "compare":
             old, new = compare.series_of(args.old), compare.series_of(args.new)
-            report = compare.compare(old, new)
-            print(compare.text(report), end="")
+            comparison = compare.compare(old, new)
+            print(compare.text(comparison), end="")
             if not args.no_write:
-                compare.write_to_newer(new, report)
+                compare.write_to_newer(new, comparison)
         elif args.command == "convert":
             deps.ensure_packages(deps.BASE_PACKAGES)
-            report = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
-                                     args.jobs, args.timeout)
-            print(f"{args.dir} -> {args.out}: {convert.summary(report)}")
+            converted = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
+                                        args.jobs, args.timeout)
+            print(f"{args.dir} -> {args.out}: {convert.summary(converted)}")
             print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
         elif args.command == "run":
             deps.ensure([args.kver], with_build=False)
