@@ -25,6 +25,7 @@
 // Subject: use current_time() for inode timestamps
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: CURRENT_TIME, current_fs_time, timespec_trunc, current_time, inode
+// Prefilter: CURRENT_TIME CURRENT_TIME_SEC current_fs_time timespec_trunc
 
 virtual patch
 virtual context

@@ -23,6 +23,7 @@
 // Subject: use ktime_get_real_seconds() instead of get_seconds()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: get_seconds, ktime_get_real_seconds
+// Prefilter: get_seconds current_kernel_time CURRENT_TIME CURRENT_TIME_SEC
 
 virtual patch
 virtual context

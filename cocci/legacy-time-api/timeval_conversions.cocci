@@ -34,6 +34,7 @@
 // Subject: use timespec64 instead of the struct timeval conversions
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_to_timeval, ns_to_timeval, timeval_to_ktime, timeval, y2038
+// Prefilter: ktime_to_timeval ns_to_timeval timeval_to_ktime
 
 virtual patch
 virtual context
