@@ -133,10 +133,11 @@ def cover_section(report: dict) -> str:
 
 def text(report: dict) -> str:
     old, new = report["old"]["version"], report["new"]["version"]
+    rule_width = max([len(r) for r in report["rules"]] + [4])
     lines = [f"Linux {old} -> {new}: {summary_line(report)}", "",
-             f"{'rule':40} {'fixed upstream':>15} {'kept':>6} {'new':>6}"]
+             f"{'rule':{rule_width}} {'fixed upstream':>15} {'kept':>6} {'new':>6}"]
     for rule, c in report["rules"].items():
-        lines.append(f"{rule:40} {c['fixed_upstream']:>15} {c['kept']:>6} {c['new']:>6}")
+        lines.append(f"{rule:{rule_width}} {c['fixed_upstream']:>15} {c['kept']:>6} {c['new']:>6}")
     lines += ["", f"Patches ({old} <-> {new}, as git range-diff shows them):"]
     width = max([len(p["old"] or "-") for p in report["patches"]] + [1])
     for p in report["patches"]:
