@@ -99,7 +99,7 @@ static int __init clockstats_init(void)
 	msleep(3100);
 	legacy_check(&st, clockstats_deadline_passed(start, 2, 0), "deadline_passed_after_2038");
 	slept = clockstats_sleep_ns(50);
-	legacy_check(&st, slept >= 50 * NSEC_PER_MSEC && slept < 5 * NSEC_PER_SEC, "wall_interval_after_2038");
+	legacy_check(&st, slept >= 50 * NSEC_PER_MSEC && slept < 5LL * NSEC_PER_SEC, "wall_interval_after_2038");
 	legacy_check(&st, clockstats_interval_adds_up(), "timespec_add_after_2038");
 	legacy_done(&st);
 	return 0;
