@@ -54,9 +54,11 @@ class Conversion(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-legacy-"))
         cls.before = digest(legacy.SOURCE)
-        cls.proc = run_cli("convert", str(legacy.SOURCE), "--out", str(cls.tmp / "out"),
+        # OUT's parent does not exist yet: convert makes it
+        cls.proc = run_cli("convert", str(legacy.SOURCE), "--out", str(cls.tmp / "new" / "out"),
                            check=True)
-        cls.report = json.loads((cls.tmp / "out" / "y2038-convert.json").read_text())
+        cls.out = cls.tmp / "new" / "out"
+        cls.report = json.loads((cls.out / "y2038-convert.json").read_text())
 
     @classmethod
     def tearDownClass(cls):
@@ -64,7 +66,7 @@ class Conversion(unittest.TestCase):
 
     def test_committed_patch_and_report_are_current(self):
         for committed in legacy.COMMITTED:
-            fresh = self.tmp / "out" / committed.name
+            fresh = self.out / committed.name
             self.assertTrue(committed.exists(), f"{committed} is not committed: `make legacy-patch`")
             self.assertEqual(committed.read_text(), fresh.read_text(),
                              f"{committed.relative_to(REPO)} is out of date: `make legacy-patch`")
@@ -74,7 +76,7 @@ class Conversion(unittest.TestCase):
 
     def test_every_legacy_construct_is_converted(self):
         self.assertEqual(self.report["left"], [])
-        for path in sorted((self.tmp / "out").glob("*.[ch]")):
+        for path in sorted(self.out.glob("*.[ch]")):
             for n, line in enumerate(path.read_text().splitlines(), 1):
                 code = re.sub(r"/\*.*|^\s*\*.*|//.*|\"[^\"]*\"", "", line)
                 self.assertIsNone(LEGACY_TOKENS.search(code), f"{path.name}:{n}: {line.strip()}")
@@ -83,7 +85,7 @@ class Conversion(unittest.TestCase):
                                      "legacy_watchdog.c"})
 
     def test_second_run_changes_nothing(self):
-        proc = run_cli("convert", str(self.tmp / "out"), "--out", str(self.tmp / "again"), check=True)
+        proc = run_cli("convert", str(self.out), "--out", str(self.tmp / "again"), check=True)
         again = json.loads((self.tmp / "again" / "y2038-convert.json").read_text())
         self.assertEqual(sum(e["sites"] for e in again["campaigns"]), 0, proc.stdout)
         self.assertEqual((self.tmp / "again" / "y2038-convert.patch").read_text(), "")
@@ -92,7 +94,7 @@ class Conversion(unittest.TestCase):
         proc = run_cli("convert", str(self.tmp / "no-such-dir"), "--out", str(self.tmp / "x"))
         self.assertEqual(proc.returncode, 1)
         self.assertIn("no-such-dir: no such directory", proc.stderr)
-        proc = run_cli("convert", str(self.tmp / "out"), "--out", str(self.tmp / "out" / "inside"))
+        proc = run_cli("convert", str(self.out), "--out", str(self.out / "inside"))
         self.assertEqual(proc.returncode, 1)
         self.assertIn("must be outside", proc.stderr)
         foreign = self.tmp / "foreign"

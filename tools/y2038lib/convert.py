@@ -104,7 +104,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
 
     # write OUT whole in a scratch directory first: an error leaves OUT as it was
     out = out.resolve()
-    scratch = Path(tempfile.mkdtemp(prefix=".y2038-convert-", dir=out.parent if out.parent.exists() else None))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".y2038-convert-", dir=out.parent))
     try:
         for relpath in source.files:
             (scratch / relpath).parent.mkdir(parents=True, exist_ok=True)
