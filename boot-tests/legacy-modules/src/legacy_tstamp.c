@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * legacy_tstamp: a timestamping misc device.  Every write to
- * /dev/legacy_tstamp records the wall-clock time of the event and updates
- * the device node's times; a read returns "<microseconds> <writes>\n".
+ * /dev/legacy_tstamp records the wall-clock time of the event, precise and
+ * coarse; a read returns "<microseconds> <writes> <coarse seconds>\n".
  *
  * Written against the Linux 3.x time API on purpose: `tools/y2038 convert`
  * turns it into code for current kernels (../y2038-convert.patch).
@@ -19,6 +19,7 @@ static struct legacy_selftest st = { .module = "tstamp" };
 
 static struct {
 	u64 last_us;		/* wall clock of the last write, in microseconds */
+	s64 last_coarse_sec;	/* the same, coarse (tick) resolution */
 	unsigned long last_sec;
 	unsigned int writes;
 } tstamp;
@@ -44,19 +45,20 @@ static bool tstamp_clocks_agree(void)
 
 static ssize_t tstamp_write(struct file *file, const char __user *buf, size_t len, loff_t *ppos)
 {
-	struct inode *inode = file_inode(file);
+	struct timespec now = CURRENT_TIME;
 
 	tstamp.last_us = tstamp_now_us();
+	tstamp.last_coarse_sec = now.tv_sec;
 	tstamp.last_sec = get_seconds();
 	tstamp.writes++;
-	inode->i_mtime = inode->i_atime = CURRENT_TIME;
 	return len;
 }
 
 static ssize_t tstamp_read(struct file *file, char __user *buf, size_t len, loff_t *ppos)
 {
-	char line[48];
-	int n = scnprintf(line, sizeof(line), "%llu %u\n", tstamp.last_us, tstamp.writes);
+	char line[64];
+	int n = scnprintf(line, sizeof(line), "%llu %u %lld\n", tstamp.last_us, tstamp.writes,
+			  tstamp.last_coarse_sec);
 
 	return simple_read_from_buffer(buf, len, ppos, line, n);
 }
