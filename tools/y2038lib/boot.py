@@ -328,6 +328,8 @@ def cover_section(results) -> str:
         lines.append(f"  {arch}: {boot['verdict'].upper()}, {counts['pass']} passed, {counts['fail']} failed, "
                      f"{counts['skip']} skipped" + (f" (pristine kernel: {pristine['verdict'].upper()})"
                                                      if pristine else ""))
+        if boot.get("known_failures"):
+            lines.append(f"    failing on the pristine kernel too: {', '.join(boot['known_failures'])}")
     return "\n".join(lines)
 
 
