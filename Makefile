@@ -2,12 +2,15 @@
 # y2038 toolkit: see README.md.  Every target installs what it needs first.
 
 KVER ?= 6.1
-JOBS ?= $(shell nproc)
+JOBS ?=
+DISTCC ?=
+JOBS_ARG = $(if $(JOBS),--jobs $(JOBS))
+DISTCC_ARG = $(if $(DISTCC),--distcc)
 SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules bench-apply
+.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -22,34 +25,37 @@ help:
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
-	@echo "  make bench-apply        apply stage against make coccicheck, same rules and tree (minutes)"
+	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch"
+	@echo "                         (about 40 min on 2 cores; ONLY=apply|build|boot for one part)"
 	@echo
-	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=$(JOBS)"
+	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
+	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
 	@echo "           SIGNOFF='Name <email>'  Y2038_WORK=dir (default ~/.cache/y2038)"
+	@echo "           Y2038_CCACHE_DIR=dir (default <work>/ccache; one cache for several work dirs)"
 
 deps:
 	$(Y2038) deps --kver $(KVER)
 
 run:
-	$(Y2038) run --kver $(KVER) --jobs $(JOBS) --signoff "$(SIGNOFF)"
+	$(Y2038) run --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG) --signoff "$(SIGNOFF)"
 
 tree: deps
 	$(Y2038) tree --kver $(KVER)
 
 apply:
-	$(Y2038) apply --kver $(KVER) --jobs $(JOBS)
+	$(Y2038) apply --kver $(KVER) $(JOBS_ARG)
 
 hazards:
-	$(Y2038) hazards --kver $(KVER) --jobs $(JOBS)
+	$(Y2038) hazards --kver $(KVER) $(JOBS_ARG)
 
 series: tree apply hazards
 	$(Y2038) series --kver $(KVER) --signoff "$(SIGNOFF)"
 
 build: deps
-	$(Y2038) build --kver $(KVER) --jobs $(JOBS)
+	$(Y2038) build --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG)
 
 boot: deps
-	$(Y2038) boot --kver $(KVER) --jobs $(JOBS)
+	$(Y2038) boot --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG)
 
 report:
 	$(Y2038) report --kver $(KVER)
@@ -61,11 +67,11 @@ compare:
 
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
-	$(Y2038) convert $(DIR) --out $(OUT) --jobs $(JOBS)
+	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG)
 
 LEGACY_OUT := $(or $(Y2038_WORK),$(HOME)/.cache/y2038)/legacy-converted
 legacy-patch:
-	$(Y2038) convert boot-tests/legacy-modules/src --out $(LEGACY_OUT) --jobs $(JOBS)
+	$(Y2038) convert boot-tests/legacy-modules/src --out $(LEGACY_OUT) $(JOBS_ARG)
 	cp $(LEGACY_OUT)/y2038-convert.patch $(LEGACY_OUT)/y2038-convert.txt boot-tests/legacy-modules/
 
 test:
@@ -75,5 +81,6 @@ test:
 test-rules:
 	tests/run_tests.py test_rules.py
 
-bench-apply: tree
-	tools/bench-apply $(KVER)
+ONLY ?= apply,build,boot
+bench: deps
+	tools/bench --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG) --only $(ONLY)

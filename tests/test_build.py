@@ -10,12 +10,14 @@ and resume from its saved progress when run again.
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
 from helpers import planted_series, run_cli
+from y2038lib import build
 from y2038lib import tree as tree_stage
 
 KVER = os.environ.get("KVER", "6.1")
@@ -49,6 +51,7 @@ class BuildStage(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
+        build.progress_file(cls.tree, cls.out).unlink(missing_ok=True)
         shutil.rmtree(cls.out)
 
     def patch(self, n):
@@ -97,3 +100,41 @@ class BuildStage(unittest.TestCase):
     def test_second_run_resumes_without_building(self):
         self.assertIn("resuming after 4 of 4 patches", self.second.stderr)
         self.assertEqual(json.loads((self.out / "results.json").read_text())["patches"], self.results["patches"])
+
+
+@unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
+class DistccBuild(unittest.TestCase):
+    """`build --distcc` hands the compiles to distcc's hosts: here a distccd
+    on localhost, which logs every compile it did."""
+
+    def test_compiles_go_to_the_distcc_host(self):
+        run_cli("tree", "--kver", KVER, check=True)
+        tree = tree_stage.load(KVER)
+        self.assertTrue(shutil.which("distccd"), "distccd not installed (make test installs distcc)")
+        with tempfile.TemporaryDirectory(prefix="y2038-distcc-") as tmp:
+            tmp = Path(tmp)
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            with open(tmp / "distccd.log", "w") as log:
+                daemon = subprocess.Popen(["distccd", "--no-detach", "--daemon", "--allow", "127.0.0.1",
+                                           "--listen", "127.0.0.1", "--port", str(port), "--jobs", "2",
+                                           "--log-stderr", "--log-level", "info"],
+                                          stdout=log, stderr=subprocess.STDOUT)
+            try:
+                names = planted_series(tree, tmp / "series", [GOOD])
+                # an empty ccache: every compile reaches distcc
+                env = {"DISTCC_HOSTS": f"127.0.0.1:{port}/2", "Y2038_CCACHE_DIR": str(tmp / "ccache")}
+                proc = run_cli("build", "--kver", KVER, "--out", str(tmp / "series"), "--distcc", env=env)
+            finally:
+                daemon.terminate()
+                daemon.wait(10)
+                build.progress_file(tree, tmp / "series").unlink(missing_ok=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
+            self.assertIn(f"compiling through distcc: 127.0.0.1:{port}/2 (-j2)", proc.stderr)
+            results = json.loads((tmp / "series" / "results.json").read_text())
+            self.assertEqual(results["build"]["verified"], names)
+            done = [l for l in (tmp / "distccd.log").read_text().splitlines()
+                    if "COMPILE_OK" in l and "kernel/time/itimer.c" in l]
+            for compiler in ("/arm-linux-gnueabihf-gcc ", "/gcc "):
+                self.assertTrue([l for l in done if compiler in l], f"no {compiler!r} compile in the log: {done}")

@@ -11,6 +11,7 @@ omission what must not.  A failure
 prints the diff between the expected and the actual output.
 """
 import difflib
+import re
 import subprocess
 import tempfile
 import unittest
@@ -61,6 +62,22 @@ class RuleTriples(unittest.TestCase):
                 common = TOO_COMMON & set(rule.tokens())
                 self.assertFalse(common, f"{rule.relpath} prefilters on {sorted(common)}: "
                                          f"add a '// Prefilter:' of API names or a '// Prefilter-regex:'")
+
+    def test_prefilter_regexes_hold_every_function_the_rule_changes(self):
+        """A Prefilter-regex keeps files from spatch: it must match every
+        function of the rule's own test input that the rule changes."""
+        def functions(text):
+            return re.split(r"(?m)^}\n", text)
+
+        for _, campaign in rules.campaigns():
+            for rule in (r for r in campaign if r.patch_mode and r.content_regex and r.kind == "cocci"):
+                before = functions(rule.path.with_suffix(".c").read_text())
+                after = functions(rule.path.with_suffix(".res").read_text())
+                self.assertEqual(len(before), len(after), rule.relpath)
+                changed = [b for b, a in zip(before, after) if a != b]
+                self.assertTrue(changed, rule.relpath)
+                for function in changed:
+                    self.assertRegex(function.encode(), rule.content_regex, rule.relpath)
 
 
 def make_test(rule):

@@ -24,7 +24,7 @@
 //  and before ktime_set.cocci, which simplifies the ktime_set(0, x) it
 //  may leave.  (ktime_t) { .tv = { .sec = S, .nsec = N } } compound
 //  literals cannot be written in SmPL: they are left and reported, with
-//  every other .tv.sec/.tv.nsec the rule leaves (// Prefilter-regex).
+//  every other .tv.sec/.tv.nsec the rule leaves (// Leftover-regex).
 //  Not converted, reported instead: a value printed through a format
 //  string (the new types are time64_t and long: the format needs a human),
 //  a single half written alone, compound assignments, increments and the
@@ -41,6 +41,7 @@
 // Keywords: tv.sec, tv.nsec, union ktime
 // Prefilter: tv
 // Prefilter-regex: \.tv\s*(\.\s*n?sec\b|=\s*\{\s*\.n?sec\b)
+// Leftover-regex: \.tv\s*(\.\s*n?sec\b|=\s*\{\s*\.n?sec\b)
 
 virtual patch
 virtual context

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -71,12 +72,20 @@ class SpatchCache:
         return result
 
     def put(self, key: str, result: dict) -> None:
+        """Each file written whole and renamed into place, the .json last:
+        runs on several machines can share one cache directory."""
         folder = self.root / key[:2]
         folder.mkdir(parents=True, exist_ok=True)
         meta = {k: v for k, v in result.items() if k != "output"}
         if result["status"] == "changed":
-            (folder / f"{key}.out").write_bytes(result["output"])
-        (folder / f"{key}.json").write_text(json.dumps(meta, sort_keys=True))
+            self.write(folder / f"{key}.out", result["output"])
+        self.write(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
+
+    @staticmethod
+    def write(path: Path, data: bytes) -> None:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+        tmp.write_bytes(data)
+        tmp.replace(path)
 
 
 def type_options(src: Path, relpath: str):
@@ -317,15 +326,15 @@ def commit_contents(tree, contents: dict, parent: str, message: str, env=None) -
 
 
 def leftovers(rule, result: dict):
-    """[(line, why)] for matches of the rule's Prefilter-regex in its output,
+    """[(line, why)] for matches of the rule's Leftover-regex in its output,
     comments and strings aside."""
-    if not rule.content_regex or result["status"] not in ("changed", "unchanged"):
+    if not rule.leftover_regex or result["status"] not in ("changed", "unchanged"):
         return []
     text = result.get("output", result["input"])
     code = blank_comments(text)
     lines = text.splitlines()
     found = []
-    for m in rule.content_regex.finditer(code):
+    for m in rule.leftover_regex.finditer(code):
         line_no = code.count(b"\n", 0, m.start()) + 1
         found.append((line_no, f"left as it is, convert by hand: {lines[line_no - 1].decode(errors='replace').strip()}"))
     return list(dict.fromkeys(found))

@@ -273,7 +273,8 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) 
     return result
 
 
-def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine=True) -> dict:
+def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine=True,
+               distcc=False) -> dict:
     results_path = series_dir / "results.json"
     results = read_json(results_path, "series")
     build = results.get("build")
@@ -289,7 +290,7 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
     with Step(f"converting the legacy modules into {legacy_source}"):
         legacy.convert_sources(legacy_source, jobs)
     for variant, src in variants:
-        builder = Builder(tree, jobs, src)
+        builder = Builder(tree, jobs, src, distcc)
         checkout_variant(builder, build["verified"] if variant == "patched" else [], series_dir)
         for arch in arches:
             machine = MACHINES[arch]

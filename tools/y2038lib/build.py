@@ -23,11 +23,12 @@ import shutil
 import subprocess
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import deps
-from .common import REPO, Step, Y2038Error, git_env, progress, read_json, run, work_dir, write_json
+from .common import REPO, Step, Y2038Error, ccache_dir, git_env, progress, read_json, run, write_json
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
@@ -152,15 +153,19 @@ def warning_key(line: str) -> str:
 class Builder:
     """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
 
-    def __init__(self, tree, jobs: int, src: Path = None):
+    def __init__(self, tree, jobs: int, src: Path = None, distcc: bool = False):
+        """distcc: ccache hands what it does not have to distcc, which spreads
+        the compiles over distcc's own host list."""
         self.tree = tree
         self.jobs = jobs
         self.root = tree.state / "build"
         self.src = src or self.root / "src"
         self.root.mkdir(exist_ok=True)
-        self.env = dict(git_env(), CCACHE_DIR=str(work_dir() / "ccache"), CCACHE_BASEDIR=str(tree.state),
+        self.env = dict(git_env(), CCACHE_DIR=str(ccache_dir()), CCACHE_BASEDIR=str(tree.state),
                         KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
                         KBUILD_BUILD_HOST="y2038")
+        if distcc:
+            self.env["CCACHE_PREFIX"] = "distcc"
 
     def git(self, *args, check=True):
         # the worktree's own .git: HEAD, index and `git am` state are per worktree
@@ -230,6 +235,18 @@ class Builder:
                          text.strip().splitlines()[-3:]
                 result[unit] = {"status": "failed", "messages": errors[:ERROR_LINES]}
         return result
+
+
+def distcc_jobs() -> int:
+    """How many compiles distcc's host list takes at once (DISTCC_HOSTS,
+    ~/.distcc/hosts or /etc/distcc/hosts): the -j of a distributed build."""
+    proc = run(["distcc", "-j"], check=False)
+    if proc.returncode != 0 or not proc.stdout.strip().isdigit():
+        raise Y2038Error("distcc has no usable host list: set DISTCC_HOSTS, for example "
+                         f"'localhost/2 buildbox/8' ({(proc.stderr or proc.stdout).strip()})")
+    hosts = run(["distcc", "--show-hosts"], check=False).stdout.split()
+    progress(f"compiling through distcc: {' '.join(hosts)} (-j{proc.stdout.strip()})")
+    return int(proc.stdout)
 
 
 def header_includers(builder, header: str, prefer) -> list:
@@ -308,10 +325,9 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
             record["build"][name] = "not-built"
             record["build_errors"][name] = [arches[name]]
             continue
-        arch = ARCHES[name]
-        builder.configure(arch)
+        builder.configure(ARCHES[name])
         record["units"][name] = units
-        after = builder.compile(arch, units)
+    for name, after in compile_per_arch(builder, record["units"]).items():
         statuses = set()
         for unit, res in after.items():
             prior = before.get(name, {}).get(unit)
@@ -352,22 +368,34 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
     return record
 
 
+def compile_per_arch(builder, units: dict) -> dict:
+    """{arch: builder.compile()} for {arch: units}, the architectures' makes
+    side by side: much of a small make is its own single-threaded start."""
+    with ThreadPoolExecutor(max_workers=max(1, len(units))) as pool:
+        futures = {name: pool.submit(builder.compile, ARCHES[name], todo) for name, todo in units.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
 def baseline_warnings(builder, patches, arches: dict) -> dict:
     """W=1 messages of every unit the series will build, on the baseline: one make per arch."""
-    before = {}
+    units = {}
     for name, why_not in arches.items():
-        if why_not:
-            continue
-        units = sorted({u for p in patches for u in build_units(builder, p["files"], name)})
-        if units:
+        todo = [] if why_not else sorted({u for p in patches for u in build_units(builder, p["files"], name)})
+        if todo:
             builder.configure(ARCHES[name])
-            progress(f"{name}: building the {len(units)} files the series touches on the baseline")
-            results = builder.compile(ARCHES[name], units)
-            before[name] = {u: {"status": r["status"], "messages": r["messages"]} for u, r in results.items()}
-    return before
+            progress(f"{name}: building the {len(todo)} files the series touches on the baseline")
+            units[name] = todo
+    return {name: {u: {"status": r["status"], "messages": r["messages"]} for u, r in results.items()}
+            for name, results in compile_per_arch(builder, units).items()}
 
 
-def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict:
+def progress_file(tree, series_dir: Path) -> Path:
+    """One per series directory, so a test series never disturbs `make run`'s."""
+    name = hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]
+    return tree.state / "build" / f"progress-{name}.json"
+
+
+def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc: bool = False) -> dict:
     results_path = series_dir / "results.json"
     results = read_json(results_path, "series")
     if results["baseline"] != tree.baseline:
@@ -381,9 +409,8 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True) -> dict
     for name in DEFAULT_ARCHES:
         if arches[name]:
             raise Y2038Error(f"cannot build for {name}: {arches[name]}")
-    builder = Builder(tree, jobs)
-    # one progress file per series directory, so a test series never disturbs `make run`'s
-    state_path = builder.root / f"progress-{hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]}.json"
+    builder = Builder(tree, jobs, distcc=distcc)
+    state_path = progress_file(tree, series_dir)
     fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree,
                                      [a for a, why in arches.items() if not why])
     state = read_json(state_path, "build") if state_path.exists() else {}

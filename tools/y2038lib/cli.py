@@ -41,16 +41,23 @@ def parser() -> argparse.ArgumentParser:
     with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
     with_campaigns(with_tree(sub.add_parser("hazards", help="report-only rules -> hazards.json")))
     with_series(with_tree(sub.add_parser("series", help="matches.json (+ hazards.json) -> git format-patch series")))
-    sp = with_tree(sub.add_parser("build", help="build every patch of the series in order (x86_64, arm)"))
+    def with_compiles(sp):
+        sp.add_argument("--distcc", action="store_true",
+                        help="compile through distcc (hosts: DISTCC_HOSTS, ~/.distcc/hosts or /etc/distcc/hosts)")
+        return sp
+
+    sp = with_compiles(with_tree(sub.add_parser("build", help="build every patch of the series in order "
+                                                              "(x86_64, arm)")))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
-    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j")
-    sp = with_tree(sub.add_parser("boot", help="boot pristine and patched kernels in QEMU (x86_64, arm)"))
+    sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
+    sp = with_compiles(with_tree(sub.add_parser("boot", help="boot pristine and patched kernels in QEMU "
+                                                             "(x86_64, arm)")))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
-    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="make -j")
+    sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
     sp.add_argument("--arch", action="append", dest="arches", choices=sorted(boot.MACHINES),
                     help="boot only this architecture (repeatable); default: all")
     sp.add_argument("--no-pristine", action="store_true", help="boot only the patched kernel")
-    with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order"))))
+    with_compiles(with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order")))))
     sp = with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
                                                  "beside the series"))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
@@ -65,6 +72,15 @@ def parser() -> argparse.ArgumentParser:
     sp.add_argument("dir", help="directory of .c/.h files (never written)")
     sp.add_argument("--out", required=True, help="where the converted copy goes")
     return p
+
+
+def make_jobs(jobs, distcc: bool) -> int:
+    """make -j: jobs if given, else distcc's own -j with distcc, else the cores."""
+    if distcc:
+        deps.ensure_packages(["distcc"])
+        slots = build.distcc_jobs()
+        return jobs or slots
+    return jobs or os.cpu_count()
 
 
 def main(argv=None) -> int:
@@ -87,11 +103,12 @@ def main(argv=None) -> int:
             print(f"series written to {out}")
         elif args.command == "build":
             t = tree.load(args.kver)
-            print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), args.jobs)))
+            jobs = make_jobs(args.jobs, args.distcc)
+            print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), jobs, distcc=args.distcc)))
         elif args.command == "boot":
             t = tree.load(args.kver)
-            results = boot.boot_stage(t, series.series_dir(t, args.out), args.jobs,
-                                      tuple(args.arches or boot.MACHINES), not args.no_pristine)
+            results = boot.boot_stage(t, series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc),
+                                      tuple(args.arches or boot.MACHINES), not args.no_pristine, args.distcc)
             print(boot.boot_text(results))
             if any(b["verdict"] != "pass" for b in results["boot"].values()):
                 return 2
@@ -119,8 +136,10 @@ def main(argv=None) -> int:
             out = series.series_stage(t, args.out, args.signoff)
             print(f"series written to {out}")
             deps.ensure([args.kver], with_build=True)
-            print(build.build_text(build.build_stage(t, out, args.jobs)))
-            results = boot.boot_stage(t, out, args.jobs)
+            # --jobs is spatch's here; with --distcc make takes distcc's -j
+            jobs = make_jobs(None if args.distcc else args.jobs, args.distcc)
+            print(build.build_text(build.build_stage(t, out, jobs, distcc=args.distcc)))
+            results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
             print(boot.boot_text(results))
             html_path, _ = report.report_stage(out)
             print(f"review: {html_path}")

@@ -70,6 +70,13 @@ def git_env(date: str = FIXED_DATE, identity: str = DEFAULT_SIGNOFF) -> dict:
     return env
 
 
+def ccache_dir() -> Path:
+    """ccache's directory: Y2038_CCACHE_DIR (one cache shared by several work
+    directories, or on a disk several machines mount) or <work>/ccache."""
+    env = os.environ.get("Y2038_CCACHE_DIR")
+    return Path(env).resolve() if env else work_dir() / "ccache"
+
+
 def progress(msg: str) -> None:
     print(f"y2038: {msg}", file=sys.stderr, flush=True)
 

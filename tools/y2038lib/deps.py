@@ -13,8 +13,9 @@ BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-de
                   "ccache", "gcc-arm-linux-gnueabihf", "libc6-dev-armhf-cross",
                   "qemu-system-x86", "qemu-system-arm"]
 # What only the tests need: the review page is checked in a headless browser,
+# a distcc daemon on localhost takes the compiles of `build --distcc`,
 # and the committed series of both packaged kernels are regenerated.
-TEST_PACKAGES = ["chromium"]
+TEST_PACKAGES = ["chromium", "distcc"]
 TEST_KVERS = ("6.1", "6.12")
 
 

@@ -7,7 +7,8 @@ rule (.kconfig: editor commands, see kconfig.py).  Campaigns run in the
 order of CAMPAIGN_ORDER, rules in name order.  Header lines ("// Key:
 value", continued by indented "//  " lines) follow the kernel's
 scripts/coccinelle style; the ones the driver reads are Scope, Exclude,
-Options, Subject, Prefilter, Prefilter-regex and the "///" rationale.
+Options, Subject, Prefilter, Prefilter-regex, Leftover-regex and the "///"
+rationale.
 """
 import functools
 import hashlib
@@ -84,9 +85,16 @@ class Rule:
     @property
     def content_regex(self):
         """'// Prefilter-regex:': a candidate's contents must match it (for
-        tokens too common to prefilter on alone), and a match left after
-        the rule ran is reported as something it could not convert."""
+        tokens too common to prefilter on alone, or a rule that changes
+        only a shape the tokens do not tell)."""
         value = self.headers.get("Prefilter-regex")
+        return re.compile(value.encode(), re.M) if value else None
+
+    @property
+    def leftover_regex(self):
+        """'// Leftover-regex:': a match left after the rule ran is reported
+        as something it could not convert."""
+        value = self.headers.get("Leftover-regex")
         return re.compile(value.encode(), re.M) if value else None
 
     def token_regex(self) -> "re.Pattern":
