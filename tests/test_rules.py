@@ -18,7 +18,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO
-from y2038lib import apply, rules
+from y2038lib import apply, rules, series
 
 
 def spatch_report(rule, source: Path) -> str:
@@ -72,12 +72,35 @@ class RuleTriples(unittest.TestCase):
         for _, campaign in rules.campaigns():
             for rule in (r for r in campaign if r.patch_mode and r.content_regex and r.kind == "cocci"):
                 before = functions(rule.path.with_suffix(".c").read_text())
-                after = functions(rule.path.with_suffix(".res").read_text())
-                self.assertEqual(len(before), len(after), rule.relpath)
-                changed = [b for b, a in zip(before, after) if a != b]
+                after = set(functions(rule.path.with_suffix(".res").read_text()))
+                changed = [b for b in before if b not in after]
                 self.assertTrue(changed, rule.relpath)
                 for function in changed:
                     self.assertRegex(function.encode(), rule.content_regex, rule.relpath)
+
+    def test_listed_names_are_the_functions_the_rule_added(self):
+        """A '// Lists:' header names, in the commit message, what the rule
+        added: on its own triple it must find each name and nothing else."""
+        listing = [r for _, c in rules.campaigns() for r in c if r.listing]
+        self.assertTrue(listing)
+        for rule in listing:
+            before = rule.path.with_suffix(".c").read_bytes()
+            after = rule.path.with_suffix(".res").read_bytes()
+            found = lambda text: {m.decode() for m in rule.listing[1].findall(text)}
+            names = found(after) - found(before)
+            self.assertTrue(names, rule.relpath)
+            for name in names:
+                # the wrapper keeps the name, the static twin is <name>64
+                self.assertRegex(after, rf"(?m)^[^ \n][^(\n]*\b{name}\(".encode(), name)
+                self.assertRegex(after, rf"(?m)^static [^(\n]*\b{name}64\(".encode(), name)
+
+    def test_commit_message_names_the_listed_functions(self):
+        rule = next(r for _, c in rules.campaigns() for r in c if r.listing)
+        group = {"files": ["kernel/time/timekeeping.c"], "campaign": rule.campaign, "sites": 2, "cc": [],
+                 "rules": [{"path": rule.relpath, "subject": rule.headers["Subject"], "sites": 2,
+                            "listed": ["do_settimeofday", "getnstimeofday"]}]}
+        message = series.commit_message(group, "T <t@example.org>")
+        self.assertIn(f"{rule.listing[0]}: do_settimeofday, getnstimeofday.", " ".join(message.split()))
 
 
 def make_test(rule):

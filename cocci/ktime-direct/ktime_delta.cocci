@@ -21,6 +21,7 @@
 // Subject: use ktime_us_delta()/ktime_ms_delta()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_us_delta, ktime_ms_delta, ktime_sub
+// Prefilter-regex: ktime_to_(us|ms)\s*\(\s*\(*\s*ktime_sub\s*\(
 
 virtual patch
 virtual context

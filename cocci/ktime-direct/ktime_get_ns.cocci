@@ -26,6 +26,7 @@
 // Subject: use ktime_get*_ns() instead of ktime_to_ns(ktime_get*())
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_get_ns, ktime_to_ns
+// Prefilter-regex: ktime_to_ns\s*\(\s*\(*\s*ktime_get\w*\s*\(\s*\)
 
 virtual patch
 virtual context

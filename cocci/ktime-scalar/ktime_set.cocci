@@ -20,6 +20,7 @@
 // Subject: build scalar ktime_t values without ktime_set(0, x)
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_set, ktime_add_ns
+// Prefilter-regex: ktime_set\s*\(\s*\(*\s*0\s*\)*\s*,|ktime_add_ns\s*\(\s*ktime_set\s*\(
 
 virtual patch
 virtual context

@@ -408,6 +408,9 @@ def run_campaign(applier, campaign: str, rules):
                 progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
             elif result["status"] == "changed":
                 rec["removed"][relpath] = removed_lines(result["input"], result["output"])
+                if rule.listing:
+                    found = lambda text: {m.decode() for m in rule.listing[1].findall(text)}
+                    rec.setdefault("listed", {})[relpath] = sorted(found(result["output"]) - found(result["input"]))
                 sites = len(rec["removed"][relpath])
                 rec["files"][relpath] = sites
                 rec["sites"] += sites

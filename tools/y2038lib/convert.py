@@ -89,6 +89,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
     source = SourceDir(src.resolve())
     if not any(fnmatch.fnmatch(f, "*.[ch]") for f in source.files):
         raise Y2038Error(f"{src}: no .c or .h file to convert")
+    # rules written for the core's own files (// Out-of-tree: no) stay out
+    campaign_rules = [(c, [r for r in rules if r.out_of_tree]) for c, rules in campaign_rules]
     for _, rules in campaign_rules:
         for rule in rules:
             check_rule_parses(rule)

@@ -7,8 +7,8 @@ rule (.kconfig: editor commands, see kconfig.py).  Campaigns run in the
 order of CAMPAIGN_ORDER, rules in name order.  Header lines ("// Key:
 value", continued by indented "//  " lines) follow the kernel's
 scripts/coccinelle style; the ones the driver reads are Scope, Exclude,
-Options, Subject, Prefilter, Prefilter-regex, Leftover-regex and the "///"
-rationale.
+Options, Subject, Prefilter, Prefilter-regex, Leftover-regex, Lists,
+Out-of-tree and the "///" rationale.
 """
 import functools
 import hashlib
@@ -89,6 +89,23 @@ class Rule:
         only a shape the tokens do not tell)."""
         value = self.headers.get("Prefilter-regex")
         return re.compile(value.encode(), re.M) if value else None
+
+    @property
+    def out_of_tree(self) -> bool:
+        """'// Out-of-tree: no' keeps the rule from `convert`, which ignores
+        scopes: it is written for the kernel's own files only."""
+        return self.headers.get("Out-of-tree", "yes").strip() != "no"
+
+    @property
+    def listing(self):
+        """'// Lists: <label>: <regex>': the names the regex's first group
+        finds in what the rule added, given under the label in the commit
+        message (the functions a rule wrapped, say); None without it."""
+        value = self.headers.get("Lists")
+        if not value:
+            return None
+        label, _, regex = value.partition(": ")
+        return label.strip(), re.compile(regex.encode(), re.M)
 
     @property
     def leftover_regex(self):

@@ -145,7 +145,8 @@ def group_commits(matches: dict, maint: Maintainers):
                 if sites:
                     rules.append({"name": rule["name"], "path": rule["path"], "subject": rule["subject"],
                                   "sites": sum(sites.values()),
-                                  "removed": {f: rule["removed"][f] for f in sorted(sites)}})
+                                  "removed": {f: rule["removed"][f] for f in sorted(sites)},
+                                  "listed": sorted({n for f in sites for n in rule.get("listed", {}).get(f, [])})})
             cc = []
             for f in files:
                 cc += [c for c in info[f]["cc"] if c not in cc]
@@ -170,7 +171,10 @@ def commit_message(group: dict, signoff: str) -> str:
         if campaign["text"]:
             body.append(wrap(campaign["text"]))
     for rule in group["rules"]:
-        body.append(wrap(parse_rule(COCCI_DIR.parent / rule["path"]).rationale))
+        parsed = parse_rule(COCCI_DIR.parent / rule["path"])
+        body.append(wrap(parsed.rationale))
+        if parsed.listing and rule.get("listed"):
+            body.append(wrap(f"{parsed.listing[0]}: {', '.join(rule['listed'])}."))
     counts = ", ".join(f"{r['sites']} by {Path(r['path']).stem}" for r in group["rules"])
     nfiles = len(group["files"])
     sites = f"{group['sites']} site{'s' if group['sites'] > 1 else ''}"
