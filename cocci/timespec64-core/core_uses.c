@@ -1,61 +1,19 @@
-/* The test input of core_declarations.cocci as that rule leaves it: the
- * declarations are struct timespec64, helpers and calls not yet. */
+/* The timekeeping core as core_declarations.cocci leaves it: declarations
+ * are struct timespec64 (or kept, where they reach an interface), helpers
+ * and calls not yet. */
 
-struct tk_offsets {
+struct tk_state {
 	struct timespec64 wall_to_monotonic;
-	struct timespec64 total_sleep_time;
-	int clock_was_set_seq;
 };
 
-static struct tk_offsets offsets;
+static struct tk_state state;
 static struct timespec64 raw_time;
-static struct timespec64 boot_clock_offset;
-static struct timespec64 persistent_offset;
 
-static void tk_set_xtime(struct timekeeper *tk, const struct timespec64 *ts)
-{
-	tk->xtime_sec = ts->tv_sec;
-	tk->xtime_nsec = (u64)ts->tv_nsec << tk->shift;
-}
-
-static void tk_set_wall_to_mono(struct timekeeper *tk, struct timespec64 wtm)
-{
-	struct timespec64 tmp;
-
-	set_normalized_timespec(&tmp, -offsets.wall_to_monotonic.tv_sec,
-				-offsets.wall_to_monotonic.tv_nsec);
-	WARN_ON_ONCE(tk->offs_real != timespec_to_ktime(tmp));
-	offsets.wall_to_monotonic = wtm;
-	set_normalized_timespec(&tmp, -wtm.tv_sec, -wtm.tv_nsec);
-	tk->offs_real = timespec_to_ktime(tmp);
-}
-
-static struct timespec64 tk_xtime(struct timekeeper *tk)
-{
-	struct timespec64 ts;
-
-	ts.tv_sec = tk->xtime_sec;
-	ts.tv_nsec = (long)(tk->xtime_nsec >> tk->shift);
-	return ts;
-}
-
-static void timekeeping_forward_now(struct timekeeper *tk, s64 nsec)
-{
-	timespec_add_ns(&raw_time, nsec);
-}
-
-/* exported, one out-parameter, a value returned */
 static int __getnstimeofday64(struct timespec64 *ts)
 {
-	struct timekeeper *tk = &timekeeper;
-	s64 nsecs;
-
-	ts->tv_sec = tk->xtime_sec;
-	nsecs = timekeeping_get_ns(tk);
+	ts->tv_sec = 1;
 	ts->tv_nsec = 0;
-	timespec_add_ns(ts, nsecs);
-	if (unlikely(timekeeping_suspended))
-		return -EAGAIN;
+	timespec_add_ns(ts, 5);
 	return 0;
 }
 
@@ -67,192 +25,65 @@ int __getnstimeofday(struct timespec *ts)
 	*ts = timespec64_to_timespec(ts64);
 	return ret;
 }
-EXPORT_SYMBOL(__getnstimeofday);
 
-/* exported, one out-parameter, calls the one above */
-static void getnstimeofday64(struct timespec64 *ts)
+static struct timespec64 tk_xtime64(void)
 {
-	WARN_ON(__getnstimeofday(ts));
+	return raw_time;
 }
 
-void getnstimeofday(struct timespec *ts)
+struct timespec tk_xtime(void)
 {
-	struct timespec64 ts64;
-
-	getnstimeofday64(&ts64);
-	*ts = timespec64_to_timespec(ts64);
-}
-EXPORT_SYMBOL(getnstimeofday);
-
-static void ktime_get_ts64(struct timespec64 *ts)
-{
-	struct timekeeper *tk = &timekeeper;
-	struct timespec64 tomono;
-	s64 nsec;
-
-	ts->tv_sec = tk->xtime_sec;
-	nsec = timekeeping_get_ns(tk);
-	tomono = offsets.wall_to_monotonic;
-	ts->tv_sec += tomono.tv_sec;
-	ts->tv_nsec = 0;
-	timespec_add_ns(ts, nsec + tomono.tv_nsec);
+	return timespec64_to_timespec(tk_xtime64());
 }
 
-void ktime_get_ts(struct timespec *ts)
-{
-	struct timespec64 ts64;
-
-	ktime_get_ts64(&ts64);
-	*ts = timespec64_to_timespec(ts64);
-}
-EXPORT_SYMBOL_GPL(ktime_get_ts);
-
-/* exported, read-only parameter */
-static int do_settimeofday64(const struct timespec64 *tv)
-{
-	struct timekeeper *tk = &timekeeper;
-	struct timespec64 ts_delta;
-	struct timespec64 xt;
-
-	if (!timespec_valid_strict(tv))
-		return -EINVAL;
-	xt = tk_xtime(tk);
-	ts_delta.tv_sec = tv->tv_sec - xt.tv_sec;
-	ts_delta.tv_nsec = tv->tv_nsec - xt.tv_nsec;
-	tk_set_wall_to_mono(tk, timespec_sub(offsets.wall_to_monotonic, ts_delta));
-	tk_set_xtime(tk, tv);
-	return 0;
-}
-
-int do_settimeofday(const struct timespec *tv)
-{
-	struct timespec64 ts64 = timespec_to_timespec64(*tv);
-
-	return do_settimeofday64(&ts64);
-}
-EXPORT_SYMBOL(do_settimeofday);
-
-/* exported, returns the structure */
-static struct timespec64 current_kernel_time64(void)
-{
-	struct timekeeper *tk = &timekeeper;
-	struct timespec64 now;
-
-	now = tk_xtime(tk);
-	return now;
-}
-
-struct timespec current_kernel_time(void)
-{
-	return timespec64_to_timespec(current_kernel_time64());
-}
-EXPORT_SYMBOL(current_kernel_time);
-
-/* a local filled by the exported function above keeps working */
-ktime_t ktime_get_real_coarse(void)
+/* helpers on converted values, a twin called with a timespec64 */
+static s64 wall_ns(void)
 {
 	struct timespec64 now;
+	struct timespec64 wtm;
 
-	getnstimeofday(&now);
-	return timespec_to_ktime(now);
+	__getnstimeofday(&now);
+	wtm = timespec_add(now, state.wall_to_monotonic);
+	if (!timespec_valid_strict(&wtm))
+		return -1;
+	set_normalized_timespec(&wtm, wtm.tv_sec, wtm.tv_nsec);
+	return timespec_to_ns(&wtm);
 }
 
-/* exported, reads the caller's value first: converted in and out */
-static void monotonic_to_bootbased64(struct timespec64 *ts)
+/* a value kept as struct timespec meets converted ones */
+static struct timespec64 persistent(void)
 {
-	*ts = timespec_add(*ts, offsets.total_sleep_time);
-}
-
-void monotonic_to_bootbased(struct timespec *ts)
-{
-	struct timespec64 ts64 = timespec_to_timespec64(*ts);
-
-	monotonic_to_bootbased64(&ts64);
-	*ts = timespec64_to_timespec(ts64);
-}
-EXPORT_SYMBOL_GPL(monotonic_to_bootbased);
-
-/* exported, written first by set_normalized_timespec() */
-static void getboottime64(struct timespec64 *ts)
-{
-	struct timespec boottime = {
-		.tv_sec = offsets.wall_to_monotonic.tv_sec,
-		.tv_nsec = offsets.wall_to_monotonic.tv_nsec,
-	};
-
-	set_normalized_timespec(ts, -boottime.tv_sec, -boottime.tv_nsec);
-}
-
-void getboottime(struct timespec *ts)
-{
-	struct timespec64 ts64;
-
-	getboottime64(&ts64);
-	*ts = timespec64_to_timespec(ts64);
-}
-EXPORT_SYMBOL_GPL(getboottime);
-
-/* left alone: a weak default an architecture replaces */
-void __weak read_persistent_clock(struct timespec *ts)
-{
-	ts->tv_sec = 0;
-	ts->tv_nsec = 0;
-}
-
-/* left alone: a twin already exists */
-void getrawmonotonic(struct timespec *ts)
-{
-	*ts = raw_time;
-}
-
-void getrawmonotonic64(struct timespec64 *ts)
-{
-	ts->tv_sec = raw_time.tv_sec;
-	ts->tv_nsec = raw_time.tv_nsec;
-}
-
-/* left alone and reported: two structures to convert */
-void getnstime_raw_and_real(struct timespec *ts_raw, struct timespec *ts_real)
-{
-	*ts_raw = raw_time;
-	getnstimeofday(ts_real);
-}
-
-/* wrapped, but its locals are declared together: listed, and converted
- * where they meet the new types */
-static struct timespec64 get_monotonic_coarse64(void)
-{
-	struct timespec now, mono;
-
-	now = tk_xtime(&timekeeper);
-	mono = offsets.wall_to_monotonic;
-	set_normalized_timespec(&now, now.tv_sec + mono.tv_sec, now.tv_nsec + mono.tv_nsec);
-	return now;
-}
-
-struct timespec get_monotonic_coarse(void)
-{
-	return timespec64_to_timespec(get_monotonic_coarse64());
-}
-
-/* left alone and listed: spatch cannot rewrite one of several declarators */
-int timekeeping_suspend_delta(void)
-{
-	struct timespec before, after;
-
-	getnstimeofday(&before);
-	getnstimeofday(&after);
-	return timespec_compare(&before, &after);
-}
-
-/* left alone: the local goes to a function that keeps struct timespec */
-void __init timekeeping_init(void)
-{
+	struct timespec64 then;
 	struct timespec now;
-	struct timespec boot;
 
 	read_persistent_clock(&now);
-	read_boot_clock(&boot);
-	persistent_offset = now;
-	boot_clock_offset = boot;
+	then = now;
+	now = raw_time;
+	then = tk_xtime();
+	return now;
+}
+
+/* left alone: helpers on values that stay struct timespec */
+int compare_kept(struct timespec *a, struct timespec *b)
+{
+	__getnstimeofday(a);
+	return timespec_compare(a, b);
+}
+
+/* left alone: foo64 exists, but foo does not wrap it */
+static void foo64(struct timespec64 *ts)
+{
+	ts->tv_sec = 0;
+}
+
+void foo(struct timespec64 *ts)
+{
+	ts->tv_nsec = 0;
+}
+
+void use_foo(void)
+{
+	struct timespec64 ts;
+
+	foo(&ts);
 }
