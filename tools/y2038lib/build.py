@@ -301,22 +301,48 @@ def available_arches(wanted, install: bool) -> dict:
             f"no {ARCHES[a].compiler} here (apt-get install {ARCHES[a].package})" for a in wanted}
 
 
-def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: dict) -> dict:
-    """Apply one patch, build it, decide whether it joins the verified series."""
+BATCH_MAX = 16  # patches built by one make per architecture
+
+
+def batches(builder, patches, arches: dict):
+    """Consecutive patches that can be built together: each touches only .c
+    files no other patch of the batch touches or builds, so one make per
+    architecture gives every patch the result it would get alone.  A patch
+    touching a header is a batch of its own."""
+    batch, taken = [], set()
+    for patch in patches:
+        units = {u for name in arches_wanted(patch, arches) for u in build_units(builder, patch["files"], name)}
+        alone = any(not f.endswith(".c") for f in patch["files"])
+        if batch and (alone or len(batch) == BATCH_MAX or taken & (units | set(patch["files"]))):
+            yield batch
+            batch, taken = [], set()
+        batch.append(patch)
+        taken |= units | set(patch["files"])
+        if alone:
+            yield batch
+            batch, taken = [], set()
+    if batch:
+        yield batch
+
+
+def arches_wanted(patch: dict, arches: dict):
+    return sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES))
+
+
+def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
+    """git am one patch; (record, what judge_patch needs) or (record, None)."""
     record = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
               "new_warnings": [], "units": {}}
-    head = builder.git("rev-parse", "HEAD").stdout.strip()
     proc = builder.git("am", "-q", "--keep-cr", str(patch_path), check=False)
     if proc.returncode != 0:
         builder.git("am", "--abort", check=False)
         record.update(verified=False, reason="does not apply: " + (proc.stderr.strip().splitlines() or ["?"])[0])
-        return record
+        return record, None
     changed = added_lines(patch_path.read_text(errors="replace"))
     sources = {f: (builder.src / f).read_text(errors="replace").splitlines() for f in changed}
     directives = {f: directive_lines(sources[f]) for f in changed}
     proven = {(f, n): False for f, lines in changed.items() for n in lines if n not in directives[f]}
-    built = {}
-    for name in sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES)):
+    for name in arches_wanted(patch, arches):
         units = build_units(builder, patch["files"], name)
         if not units:
             record["build"][name] = "not-built"
@@ -327,7 +353,15 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
             continue
         builder.configure(ARCHES[name])
         record["units"][name] = units
-    for name, after in compile_per_arch(builder, record["units"]).items():
+    return record, {"sources": sources, "proven": proven}
+
+
+def judge_patch(record: dict, context: dict, compiled: dict, before: dict) -> dict:
+    """The patch's own units in compiled ({arch: {unit: result}}) against
+    before: sets record's verdict; returns its units' results to keep."""
+    sources, proven, built = context["sources"], context["proven"], {}
+    for name, units in record["units"].items():
+        after = {u: compiled[name][u] for u in units}
         statuses = set()
         for unit, res in after.items():
             prior = before.get(name, {}).get(unit)
@@ -361,11 +395,34 @@ def verify_patch(builder, patch: dict, patch_path: Path, arches: dict, before: d
     record["verified"] = not reasons
     if reasons:
         record["reason"] = "; ".join(reasons)
+    return built
+
+
+def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -> list:
+    """Apply the batch's patches, build them with one make per architecture,
+    and keep on the worktree only those verified, in order."""
+    head = builder.git("rev-parse", "HEAD").stdout.strip()
+    applied = [(patch, *apply_patch(builder, patch, series_dir / patch["name"], arches)) for patch in batch]
+    units = {}
+    for _, record, context in applied:
+        for name, todo in (record["units"] if context else {}).items():
+            units.setdefault(name, []).extend(todo)
+    compiled = compile_per_arch(builder, units)
+    records, keep = [], []
+    for patch, record, context in applied:
+        if context:
+            built = judge_patch(record, context, compiled, before)
+            if record["verified"]:
+                keep.append(patch)
+                for name, results in built.items():
+                    before.setdefault(name, {}).update(results)
+        records.append(record)
+    if len(keep) < len(applied):
+        # files are disjoint within a batch: the verified patches apply alone
         builder.git("reset", "-q", "--hard", head)
-    else:
-        for name, units in built.items():
-            before.setdefault(name, {}).update(units)
-    return record
+        for patch in keep:
+            builder.git("am", "-q", "--keep-cr", str(series_dir / patch["name"]))
+    return records
 
 
 def compile_per_arch(builder, units: dict) -> dict:
@@ -423,12 +480,15 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0,
                  "before": baseline_warnings(builder, patches, arches)}
         write_json(state_path, state)
-    for patch in patches[len(state["done"]):]:
-        with Step(f"[{len(state['done']) + 1}/{len(patches)}] {patch['name']}"):
-            record = verify_patch(builder, patch, series_dir / patch["name"], arches, state["before"])
-        if not record["verified"]:
-            progress(f"  not verified: {record['reason']}")
-        state["done"].append(record)
+    for batch in batches(builder, patches[len(state["done"]):], arches):
+        first = len(state["done"]) + 1
+        span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
+        with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
+            records = verify_batch(builder, batch, series_dir, arches, state["before"])
+        for patch, record in zip(batch, records):
+            if not record["verified"]:
+                progress(f"  {patch['name']}: not verified: {record['reason']}")
+        state["done"] += records
         state["head"] = builder.git("rev-parse", "HEAD").stdout.strip()
         state["seconds"] = round(state["seconds"] + time.monotonic() - started, 1)
         started = time.monotonic()
