@@ -86,8 +86,7 @@ class RuleTriples(unittest.TestCase):
         for rule in listing:
             before = rule.path.with_suffix(".c").read_bytes()
             after = rule.path.with_suffix(".res").read_bytes()
-            found = lambda text: {m.decode() for m in rule.listing[1].findall(text)}
-            names = found(after) - found(before)
+            names = rule.listed_names(before, after)
             self.assertTrue(names, rule.relpath)
             for name in names:
                 # the wrapper keeps the name, the static twin is <name>64

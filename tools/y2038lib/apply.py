@@ -16,13 +16,12 @@ import os
 import re
 import subprocess
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import kconfig
-from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_json
+from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 
@@ -78,14 +77,8 @@ class SpatchCache:
         folder.mkdir(parents=True, exist_ok=True)
         meta = {k: v for k, v in result.items() if k != "output"}
         if result["status"] == "changed":
-            self.write(folder / f"{key}.out", result["output"])
-        self.write(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
-
-    @staticmethod
-    def write(path: Path, data: bytes) -> None:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+            write_atomic(folder / f"{key}.out", result["output"])
+        write_atomic(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
 
 
 def type_options(src: Path, relpath: str):
@@ -409,8 +402,7 @@ def run_campaign(applier, campaign: str, rules):
             elif result["status"] == "changed":
                 rec["removed"][relpath] = removed_lines(result["input"], result["output"])
                 if rule.listing:
-                    found = lambda text: {m.decode() for m in rule.listing[1].findall(text)}
-                    rec.setdefault("listed", {})[relpath] = sorted(found(result["output"]) - found(result["input"]))
+                    rec.setdefault("listed", {})[relpath] = rule.listed_names(result["input"], result["output"])
                 sites = len(rec["removed"][relpath])
                 rec["files"][relpath] = sites
                 rec["sites"] += sites

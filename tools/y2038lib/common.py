@@ -37,11 +37,17 @@ def work_dir() -> Path:
     return path
 
 
-def write_json(path: Path, data) -> None:
-    """Write atomically so an interrupted stage never leaves half a stage file."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+def write_atomic(path: Path, data: bytes) -> None:
+    """Written whole and renamed into place: an interrupted stage never leaves
+    half a file, and concurrent writers (threads, processes, machines sharing
+    a cache) never see one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    tmp.write_bytes(data)
     tmp.replace(path)
+
+
+def write_json(path: Path, data) -> None:
+    write_atomic(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 
 def read_json(path: Path, stage_hint: str):

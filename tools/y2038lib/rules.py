@@ -107,6 +107,11 @@ class Rule:
         label, _, regex = value.partition(": ")
         return label.strip(), re.compile(regex.encode(), re.M)
 
+    def listed_names(self, before: bytes, after: bytes) -> list:
+        """The names of the Lists regex in after and not in before."""
+        found = lambda text: {m.decode() for m in self.listing[1].findall(text)}
+        return sorted(found(after) - found(before))
+
     @property
     def leftover_regex(self):
         """'// Leftover-regex:': a match left after the rule ran is reported
