@@ -78,6 +78,18 @@ class RuleTriples(unittest.TestCase):
                 for function in changed:
                     self.assertRegex(function.encode(), rule.content_regex, rule.relpath)
 
+    def test_leftover_regexes_list_what_the_triple_leaves(self):
+        """A '// Leftover-regex:' lists what the rule leaves for a human: its
+        triple must hold such code, and the regex must find it in the output
+        but not in the lines the rule wrote."""
+        for rule in (r for _, c in rules.campaigns() for r in c if r.leftover_regex):
+            expected = rule.path.with_suffix(".res").read_bytes()
+            found = apply.leftovers(rule, {"status": "unchanged", "input": expected})
+            self.assertTrue(found, f"{rule.relpath}: its .res holds nothing its Leftover-regex lists")
+            written = set(expected.splitlines()) - set(rule.path.with_suffix(".c").read_bytes().splitlines())
+            for line, why in found:
+                self.assertNotIn(expected.splitlines()[line - 1], written, f"{rule.relpath} lists its own output: {why}")
+
     def test_listed_names_are_the_functions_the_rule_added(self):
         """A '// Lists:' header names, in the commit message, what the rule
         added: on its own triple it must find each name and nothing else."""

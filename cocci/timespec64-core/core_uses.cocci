@@ -19,6 +19,7 @@
 //  a function's old type).  timespec64_to_timespec() truncates seconds on
 //  32-bit: it only appears where a struct timespec interface is kept.
 //  A helper given one value of each type is left for the build to flag.
+//  Only files calling a helper or holding a struct timespec reach spatch.
 // Scope: kernel/time/ kernel/timekeeping.c kernel/hrtimer.c kernel/time.c
 // Out-of-tree: no
 // Introduced: 3.17 (timespec64 helpers)
@@ -28,6 +29,7 @@
 // Types: headers
 // Keywords: timespec64, timespec_add_ns, timespec_to_timespec64, y2038
 // Prefilter: timespec_add_ns timespec_to_ns timespec_valid timespec_valid_strict set_normalized_timespec timespec_compare timespec_equal timespec_add timespec_sub timespec_to_ktime ktime_to_timespec ns_to_timespec timespec64_to_timespec timespec_to_timespec64
+// Prefilter-regex: \b(timespec_add_ns|timespec_to_ns|timespec_valid|timespec_valid_strict|set_normalized_timespec|timespec_compare|timespec_equal|timespec_add|timespec_sub|timespec_to_ktime|ktime_to_timespec|ns_to_timespec|timespec64_to_timespec|timespec_to_timespec64)\s*\(|\bstruct\s+timespec\b(?!64)
 
 virtual patch
 virtual context

@@ -24,6 +24,7 @@ from . import kconfig
 from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
+BATCH_FILES = 4  # files per spatch process
 
 
 def spatch_version() -> str:
@@ -246,45 +247,57 @@ class Applier:
         return sorted(files)
 
     def run_rule(self, rule, files):
-        """Returns {relpath: result} for one rule over files: cached results
-        first, the rest in one spatch batch per job."""
-        done, todo = {}, {}
-        for relpath in files:
-            data = self.content(relpath)
+        """Returns {relpath: result} for one rule over files."""
+        return self.run_rules([(rule, files)], rule.relpath)[rule.relpath]
+
+    def run_rules(self, work, what: str):
+        """work: [(rule, files)] of rules independent of each other (each
+        reads the files as they are now).  Returns {rule.relpath: {relpath:
+        result}}: cached results first, the rest in small spatch batches on
+        one pool, so no core waits for a rule's last slow batch."""
+        done = {rule.relpath: {} for rule, _ in work}
+        batches, todo = [], {}
+        for rule, files in work:
             # a timeout is a result too: the same input times out again at the same limit
             context = f"timeout={self.timeout}" + (f" tree={self.tree.baseline}" if rule.needs_types else "")
-            key = self.cache.key(rule, relpath, data, context)
-            result = self.cache.get(key)
-            if result is None:
-                todo[relpath] = (key, data)
-            else:
-                self.cache_hits += 1
-                done[relpath] = dict(result, input=data)
+            pending = {}
+            for relpath in files:
+                data = self.content(relpath)
+                key = self.cache.key(rule, relpath, data, context)
+                result = self.cache.get(key)
+                if result is None:
+                    pending[relpath] = todo[rule.relpath, relpath] = (key, data)
+                else:
+                    self.cache_hits += 1
+                    done[rule.relpath][relpath] = dict(result, input=data)
+            # largest files first, dealt round-robin into batches of a few
+            # files of similar cost: a spatch start costs about 0.1 s
+            order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
+            count = max(self.jobs, -(-len(order) // BATCH_FILES))
+            batches += [(rule, order[n::count]) for n in range(count) if order[n::count]]
         if not todo:
             return done
-        # largest files first, dealt round-robin into small batches of similar
-        # cost: one spatch process each, and progress after every batch
-        order = sorted(todo, key=lambda f: (-len(todo[f][1]), f))
-        count = max(self.jobs, -(-len(order) // 20))
-        batches = [order[n::count] for n in range(count) if order[n::count]]
 
         def one(batch):
+            rule, files = batch
             if rule.kind != "cocci":
-                return {f: run_text_rule(rule, f, todo[f][1]) for f in batch}
+                return rule, {f: run_text_rule(rule, f, todo[rule.relpath, f][1]) for f in files}
             if rule.needs_types:  # include paths differ per file: no batching
-                return {f: run_spatch(rule, f, todo[f][1], self.timeout, type_options(self.tree.src, f))
-                        for f in batch}
-            return run_spatch_batch(rule, {f: todo[f][1] for f in batch}, self.timeout)
+                return rule, {f: run_spatch(rule, f, todo[rule.relpath, f][1], self.timeout,
+                                            type_options(self.tree.src, f)) for f in files}
+            return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout)
 
-        with Step(f"{rule.relpath}: spatch", total=len(todo)) as step, \
+        with Step(f"{what}: spatch", total=len(todo)) as step, \
                 ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            for results in pool.map(one, batches):
+            finished = 0
+            for rule, results in pool.map(one, batches):
                 for relpath, result in results.items():
-                    key, data = todo[relpath]
+                    key, data = todo[rule.relpath, relpath]
                     if result["status"] in ("changed", "unchanged", "timeout"):
                         self.cache.put(key, result)
-                    done[relpath] = dict(result, input=data)
-                step.update(len(done) - (len(files) - len(todo)), relpath)
+                    done[rule.relpath][relpath] = dict(result, input=data)
+                    finished += 1
+                step.update(finished, relpath)
         self.spatch_runs += len(todo)
         return done
 
@@ -371,7 +384,10 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
             progress(f"campaign {campaign}: 0 sites (nothing to convert: already converted upstream)")
         report["campaigns"].append(entry)
     report["final"] = parent
+    runs_before, checked = applier.spatch_runs, time.monotonic()
     report["idempotent"] = check_idempotent(applier, campaign_rules)
+    report["idempotence_check"] = {"seconds": round(time.monotonic() - checked, 1),
+                                   "spatch_runs": applier.spatch_runs - runs_before}
     report["spatch_runs"] = applier.spatch_runs
     report["cache_hits"] = applier.cache_hits
     report["seconds"] = round(time.monotonic() - started, 1)
@@ -387,9 +403,11 @@ def run_campaign(applier, campaign: str, rules):
     for rule in (r for r in rules if r.patch_mode):
         files = applier.candidates(rule)
         progress(f"{rule.relpath}: {len(files)} candidate files")
+        started = time.monotonic()
         results = applier.run_rule(rule, files)
         rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-               "candidates": len(files), "files": {}, "sites": 0,
+               "candidates": len(files), "seconds": round(time.monotonic() - started, 1),
+               "files": {}, "sites": 0,
                "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
         for relpath, result in sorted(results.items()):
             for line, why in result.get("left", []) + leftovers(rule, result):
@@ -415,16 +433,18 @@ def run_campaign(applier, campaign: str, rules):
 
 
 def check_idempotent(applier, campaign_rules) -> bool:
-    """Every rule run again over every changed file must change nothing."""
+    """Every rule run again over every changed file must change nothing.
+    The rules all read the final content: one pool for all of them."""
     changed = sorted(applier.current)
-    offenders = []
+    work = []
     for _, rules in campaign_rules:
         for rule in (r for r in rules if r.patch_mode):
             regex = rule.token_regex()
-            files = [f for f in changed if applier.in_scope(f, rule) and regex.search(applier.current[f])]
-            for relpath, result in applier.run_rule(rule, files).items():
-                if result["status"] == "changed":
-                    offenders.append(f"{rule.relpath} changes {relpath} again")
+            work.append((rule, [f for f in changed if applier.in_scope(f, rule)
+                                and regex.search(applier.current[f])]))
+    offenders = [f"{path} changes {relpath} again"
+                 for path, results in applier.run_rules(work, "idempotence check").items()
+                 for relpath, result in sorted(results.items()) if result["status"] == "changed"]
     if offenders:
         raise Y2038Error("not idempotent: " + "; ".join(offenders))
     return True

@@ -439,9 +439,12 @@ def baseline_warnings(builder, patches, arches: dict) -> dict:
     for name, why_not in arches.items():
         todo = [] if why_not else sorted({u for p in patches for u in build_units(builder, p["files"], name)})
         if todo:
-            builder.configure(ARCHES[name])
-            progress(f"{name}: building the {len(todo)} files the series touches on the baseline")
             units[name] = todo
+    # side by side, as the compiles: allmodconfig's conf runs on one core
+    with ThreadPoolExecutor(max_workers=max(1, len(units))) as pool:
+        list(pool.map(builder.configure, [ARCHES[name] for name in units]))
+    for name, todo in units.items():
+        progress(f"{name}: building the {len(todo)} files the series touches on the baseline")
     return {name: {u: {"status": r["status"], "messages": r["messages"]} for u, r in results.items()}
             for name, results in compile_per_arch(builder, units).items()}
 
