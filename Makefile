@@ -26,7 +26,7 @@ help:
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch"
-	@echo "                         (54 min on 2 cores here; ONLY=apply|build|boot for one part)"
+	@echo "                         (about 54 min on 2 cores here; ONLY=apply|build|boot for one part)"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
