@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The build stage flags what it must, and goes on with the rest.
 
-A four-patch series on the packaged tree, made here: a patch that builds, one
-that breaks the build, one whose changed line no configuration compiles, and
-one more that builds.  The stage must verify the first and the last, reject
-the two planted ones with the reason, keep them out of the verified series,
-and resume from its saved progress when run again.
+A six-patch series on the packaged tree, made here: a patch that builds, one
+that breaks the build, one whose changed line no configuration compiles, one
+more that builds, one that builds in a file with W=1 warnings of its own, and
+one that adds a W=1 warning.  The stage must verify the first, the fourth and
+the fifth, reject the three planted ones with the reason, keep them out of
+the verified series, and resume from its saved progress when run again.
 """
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -32,6 +34,11 @@ NOT_COMPILED = ("kernel/time/time.c", '#include "timekeeping.h"\n',
                 'static int y2038_never_compiled(void) { return 0; }\n#endif\n')
 GOOD_LATER = ("kernel/time/alarmtimer.c", "\tdelta = ktime_sub(absexp, base->get_ktime());",
               "\tdelta = ktime_sub(absexp, (base->get_ktime()));")
+# tick-oneshot.c has kernel-doc warnings under W=1 in 6.1 and 6.12 alike
+WARNED_BEFORE = ("kernel/time/tick-oneshot.c", "\tclockevents_program_event(dev, ktime_get(), true);",
+                 "\tclockevents_program_event(dev, (ktime_get()), true);")
+NEW_WARNING = ("kernel/time/timecounter.c", "#include <linux/timecounter.h>\n",
+               "#include <linux/timecounter.h>\n\nint y2038_planted_no_prototype(void)\n{\n\treturn 0;\n}\n")
 
 
 @unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
@@ -41,12 +48,13 @@ class BuildStage(unittest.TestCase):
         run_cli("tree", "--kver", KVER, check=True)
         cls.tree = tree_stage.load(KVER)
         cls.out = Path(tempfile.mkdtemp(prefix="y2038-build-"))
-        changes = (GOOD, BROKEN, NOT_COMPILED, GOOD_LATER)
+        changes = (GOOD, BROKEN, NOT_COMPILED, GOOD_LATER, WARNED_BEFORE, NEW_WARNING)
         for path, old, _ in changes:
             assert (cls.tree.src / path).read_text().count(old) == 1, f"{old!r} not once in {path} of this tree"
         cls.names = planted_series(cls.tree, cls.out, changes)
         cls.first = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
         cls.results = json.loads((cls.out / "results.json").read_text())
+        cls.progress = json.loads(build.progress_file(cls.tree, cls.out).read_text())
         cls.second = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
 
     @classmethod
@@ -58,7 +66,7 @@ class BuildStage(unittest.TestCase):
         return self.results["patches"][n]
 
     def test_good_patches_verified_on_both_architectures(self):
-        for n in (0, 3):
+        for n in (0, 3, 4):
             p = self.patch(n)
             self.assertEqual(p["build"], {"arm": "ok", "x86_64": "ok"}, p)
             self.assertEqual(p["lines_compiled"], [1, 1], p)
@@ -80,25 +88,40 @@ class BuildStage(unittest.TestCase):
         self.assertFalse(p["verified"])
         self.assertIn("not compiled", p["reason"])
 
+    def test_warnings_the_file_had_before_are_not_new(self):
+        for arch in ("x86_64", "arm"):
+            before = self.progress["before"][arch][WARNED_BEFORE[0]]
+            self.assertTrue(before["messages"], f"{arch}: the premise, W=1 warnings before the patch")
+        self.assertEqual(self.patch(4)["new_warnings"], [])
+
+    def test_added_warning_is_named_per_architecture(self):
+        p = self.patch(5)
+        self.assertFalse(p["verified"])
+        self.assertIn("new warnings", p["reason"])
+        for arch in ("x86_64", "arm"):
+            self.assertTrue([w for w in p["new_warnings"] if w.startswith(f"{arch}: ")
+                             and re.search(r"timecounter\.c:\d+:\d+: warning: no previous prototype for "
+                                           r"\W?y2038_planted_no_prototype", w)], p)
+
     def test_verified_series_holds_only_verified_patches(self):
         build = self.results["build"]
-        self.assertEqual(build["verified"], [self.names[0], self.names[3]])
-        self.assertEqual(sorted(build["not_verified"]), [self.names[1], self.names[2]])
+        self.assertEqual(build["verified"], [self.names[0], self.names[3], self.names[4]])
+        self.assertEqual(sorted(build["not_verified"]), [self.names[1], self.names[2], self.names[5]])
         changed = subprocess.run(["git", "diff", "--name-only", build["baseline"], build["verified_head"]],
                                  env=dict(os.environ, GIT_DIR=str(self.tree.git_dir)), check=True,
                                  text=True, stdout=subprocess.PIPE).stdout.split()
-        self.assertEqual(sorted(changed), sorted([GOOD[0], GOOD_LATER[0]]))
+        self.assertEqual(sorted(changed), sorted([GOOD[0], GOOD_LATER[0], WARNED_BEFORE[0]]))
 
     def test_cover_letter_names_rejected_patches(self):
         cover = (self.out / "01-t" / "0000-cover-letter.patch").read_text()
         # the broken patch's line never reached the compiler either
-        self.assertIn("changed lines seen by the compiler: 2 of 4", cover)
-        for n in (1, 2):
+        self.assertIn("changed lines seen by the compiler: 7 of 9", cover)
+        for n in (1, 2, 5):
             self.assertIn(Path(self.names[n]).name, cover)
         self.assertNotIn("not run yet", cover)
 
     def test_second_run_resumes_without_building(self):
-        self.assertIn("resuming after 4 of 4 patches", self.second.stderr)
+        self.assertIn("resuming after 6 of 6 patches", self.second.stderr)
         self.assertEqual(json.loads((self.out / "results.json").read_text())["patches"], self.results["patches"])
 
 

@@ -9,8 +9,10 @@ touched header, are built out of tree with one targeted `make X.o X.i` per
 architecture under allmodconfig (plus tools/configs/build-allmod.config, W=1).
 Recorded per patch: the build per architecture, whether every changed line
 reached the compiler (JMake: the line survived preprocessing into X.i), and
-the W=1 warnings the patch added.  A patch that fails any of these is taken
-back out of the worktree, so every later patch builds on the verified series.
+the W=1 warnings the patch added (a unit that warns or fails is built again
+as it was before the patch, to compare).  A patch that fails any of these is
+taken back out of the worktree, so every later patch builds on the verified
+series.  Patches touching disjoint .c files share one make per architecture.
 
 Progress is saved after each patch, so an interrupted stage resumes.  The
 results go into the series' results.json (per patch, and under "build" with
@@ -18,6 +20,7 @@ the verified series' head commit, which the boot stage reads) and into its
 cover letters.
 """
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -134,8 +137,11 @@ def line_compiled(line: int, seen: set, source: list) -> bool:
 def parse_make_output(text: str, src: Path, build_dir: Path) -> dict:
     """{target: [warning or error lines]} from `make -Otarget` output, relative paths."""
     per_target, target = {}, None
+    # CCACHE_BASEDIR makes gcc name sources relative to the build directory
+    relative_src = os.path.relpath(src, build_dir) + "/"
     for raw in text.splitlines():
         line = raw.replace(str(src) + "/", "").replace(str(build_dir) + "/", "")
+        line = re.sub(rf"(^|\s){re.escape(relative_src)}", r"", line)
         m = re.match(r"\s+(?:CC|CPP)(?: \[M\])?\s+(\S+\.[oi])$", line)
         if m:
             target = m.group(1)
@@ -205,12 +211,14 @@ class Builder:
                 raise Y2038Error(f"{arch.name}: `make {' '.join(targets)}` failed: {' | '.join(tail)}")
         stamp.write_text(digest)
 
-    def compile(self, arch: Arch, units) -> dict:
-        """{unit: {"status", "messages", "lines"}} for a batch of .c files (relative paths)."""
+    def compile(self, arch: Arch, units, preprocess: bool = True) -> dict:
+        """{unit: {"status", "messages", "lines"}} for a batch of .c files
+        (relative paths); "lines" (from X.i) only when preprocess."""
         out = self.root / arch.name
+        suffixes = (".o", ".i") if preprocess else (".o",)
         targets = []
         for unit in units:
-            for suffix in (".o", ".i"):
+            for suffix in suffixes:
                 target = unit[:-2] + suffix
                 (out / target).unlink(missing_ok=True)  # a stale object must not pass for a build
                 targets.append(target)
@@ -225,10 +233,10 @@ class Builder:
                 result[unit] = {"status": "not-built", "messages": ["not built by this architecture's Makefiles"]}
                 continue
             lines = messages.get(obj, []) + messages.get(pre, [])
-            if (out / obj).exists() and (out / pre).exists():
-                seen = preprocessed_lines((out / pre).read_text(errors="replace"), self.src)
-                result[unit] = {"status": "ok", "messages": [l for l in lines if ": warning: " in l],
-                                "lines": seen}
+            if (out / obj).exists() and (not preprocess or (out / pre).exists()):
+                result[unit] = {"status": "ok", "messages": [l for l in lines if ": warning: " in l]}
+                if preprocess:
+                    result[unit]["lines"] = preprocessed_lines((out / pre).read_text(errors="replace"), self.src)
             else:
                 errors = [l for l in lines if "error: " in l] or \
                          [l for l in text.splitlines() if "rror" in l and unit[:-2] in l] or \
@@ -301,7 +309,7 @@ def available_arches(wanted, install: bool) -> dict:
             f"no {ARCHES[a].compiler} here (apt-get install {ARCHES[a].package})" for a in wanted}
 
 
-BATCH_MAX = 16  # patches built by one make per architecture
+BATCH_MAX = 32  # patches built by one make per architecture
 
 
 def batches(builder, patches, arches: dict):
@@ -408,6 +416,7 @@ def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -
         for name, todo in (record["units"] if context else {}).items():
             units.setdefault(name, []).extend(todo)
     compiled = compile_per_arch(builder, units)
+    build_before(builder, head, compiled, before)
     records, keep = [], []
     for patch, record, context in applied:
         if context:
@@ -425,28 +434,45 @@ def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -
     return records
 
 
-def compile_per_arch(builder, units: dict) -> dict:
+def compile_per_arch(builder, units: dict, preprocess: bool = True) -> dict:
     """{arch: builder.compile()} for {arch: units}, the architectures' makes
     side by side: much of a small make is its own single-threaded start."""
     with ThreadPoolExecutor(max_workers=max(1, len(units))) as pool:
-        futures = {name: pool.submit(builder.compile, ARCHES[name], todo) for name, todo in units.items()}
+        futures = {name: pool.submit(builder.compile, ARCHES[name], todo, preprocess)
+                   for name, todo in units.items()}
         return {name: future.result() for name, future in futures.items()}
 
 
-def baseline_warnings(builder, patches, arches: dict) -> dict:
-    """W=1 messages of every unit the series will build, on the baseline: one make per arch."""
-    units = {}
-    for name, why_not in arches.items():
-        todo = [] if why_not else sorted({u for p in patches for u in build_units(builder, p["files"], name)})
-        if todo:
-            units[name] = todo
-    # side by side, as the compiles: allmodconfig's conf runs on one core
-    with ThreadPoolExecutor(max_workers=max(1, len(units))) as pool:
-        list(pool.map(builder.configure, [ARCHES[name] for name in units]))
-    for name, todo in units.items():
-        progress(f"{name}: building the {len(todo)} files the series touches on the baseline")
-    return {name: {u: {"status": r["status"], "messages": r["messages"]} for u, r in results.items()}
-            for name, results in compile_per_arch(builder, units).items()}
+def build_before(builder, head: str, compiled: dict, before: dict) -> None:
+    """Adds to before the W=1 messages of units as they were at head, before
+    the batch, for the units that warned or failed in the batch and have no
+    earlier result: a unit that builds without a warning gained none, so
+    most units are compiled once, not twice."""
+    todo = {name: sorted(u for u, r in results.items()
+                         if u not in before.get(name, {}) and (r["status"] == "failed" or r["messages"]))
+            for name, results in compiled.items()}
+    todo = {name: units for name, units in todo.items() if units}
+    if not todo:
+        return
+    changed = builder.git("diff", "--name-only", head, "HEAD").stdout.split()
+    # restore also removes files the batch added, and brings back those it deleted
+    builder.git("restore", f"--source={head}", "--", *changed)
+    try:
+        results = compile_per_arch(builder, todo, preprocess=False)
+    finally:
+        builder.git("restore", "--source=HEAD", "--", *changed)
+    for name, units in results.items():
+        before.setdefault(name, {}).update(
+            {u: {"status": r["status"], "messages": r["messages"]} for u, r in units.items()})
+
+
+def configure_all(builder, patches, arches: dict) -> None:
+    """allmodconfig + prepare of every architecture the series builds on,
+    side by side: kconfig's conf runs on one core."""
+    wanted = [ARCHES[name] for name, why_not in arches.items()
+              if not why_not and any(build_units(builder, p["files"], name) for p in patches)]
+    with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
+        list(pool.map(builder.configure, wanted))
 
 
 def progress_file(tree, series_dir: Path) -> Path:
@@ -480,9 +506,9 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         builder.reset(state["head"])
     else:
         builder.reset(tree.baseline)
-        state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0,
-                 "before": baseline_warnings(builder, patches, arches)}
+        state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
         write_json(state_path, state)
+    configure_all(builder, patches[len(state["done"]):], arches)
     for batch in batches(builder, patches[len(state["done"]):], arches):
         first = len(state["done"]) + 1
         span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
