@@ -140,8 +140,7 @@ def parse_make_output(text: str, src: Path, build_dir: Path) -> dict:
     # CCACHE_BASEDIR makes gcc name sources relative to the build directory
     relative_src = os.path.relpath(src, build_dir) + "/"
     for raw in text.splitlines():
-        line = raw.replace(str(src) + "/", "").replace(str(build_dir) + "/", "")
-        line = re.sub(rf"(^|\s){re.escape(relative_src)}", r"", line)
+        line = raw.replace(str(src) + "/", "").replace(str(build_dir) + "/", "").replace(relative_src, "")
         m = re.match(r"\s+(?:CC|CPP)(?: \[M\])?\s+(\S+\.[oi])$", line)
         if m:
             target = m.group(1)
