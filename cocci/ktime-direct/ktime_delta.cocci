@@ -16,8 +16,9 @@
 //  not always known without the headers).
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 2.6.31 (ktime_us_delta), 3.19 (ktime_ms_delta)
+// Introduced: 2.6.31 ktime_us_delta, 3.19 ktime_ms_delta
 // Removed: -
+// Sites: independent
 // Subject: use ktime_us_delta()/ktime_ms_delta()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_us_delta, ktime_ms_delta, ktime_sub

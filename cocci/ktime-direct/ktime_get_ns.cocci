@@ -21,8 +21,9 @@
 //  assignments, initializers, returns, arguments and +/- arithmetic.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (ktime_get_ns, ktime_get_real_ns), 5.3 (boottime, clocktai and coarse names)
+// Introduced: 3.17 ktime_get_ns, 3.17 ktime_get_real_ns, 3.17 ktime_get_raw_ns, 3.17 ktime_get_boot_ns, 5.3 ktime_get_boottime_ns (ktime_get_boot_ns before), 5.3 ktime_get_clocktai_ns (ktime_get_tai_ns before), 5.3 ktime_get_coarse_ns, 5.3 ktime_get_coarse_real_ns, 5.3 ktime_get_coarse_boottime_ns, 5.3 ktime_get_coarse_clocktai_ns
 // Removed: -
+// Sites: independent
 // Subject: use ktime_get*_ns() instead of ktime_to_ns(ktime_get*())
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_get_ns, ktime_to_ns

@@ -17,8 +17,9 @@
 //  are left alone.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (ktime_get_ts64), 4.18 (ktime_get_real_ts64 and the coarse/boottime/clocktai/raw accessors)
+// Introduced: 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_boottime_ts64, 4.18 ktime_get_clocktai_ts64, 4.18 ktime_get_coarse_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_coarse_boottime_ts64, 4.18 ktime_get_coarse_clocktai_ts64
 // Removed: -
+// Sites: independent
 // Subject: use ktime_get*_ts64() instead of ktime_to_timespec64(ktime_get*())
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_get_ts64, ktime_to_timespec64

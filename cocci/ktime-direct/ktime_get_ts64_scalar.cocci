@@ -25,7 +25,7 @@
 //  names in Linux 6.1.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (ktime_get_ns, ktime_get_seconds, ktime_get_real_seconds), 5.3 (boottime/clocktai/coarse names)
+// Introduced: 3.17 ktime_get_ns, 3.17 ktime_get_real_ns, 3.17 ktime_get_raw_ns, 3.19 ktime_get_seconds, 3.19 ktime_get_real_seconds, 4.18 ktime_get_boottime_seconds, 4.18 ktime_get_clocktai_seconds, 5.3 ktime_get_boottime_ns, 5.3 ktime_get_clocktai_ns, 5.3 ktime_get_coarse_ns, 5.3 ktime_get_coarse_real_ns, 5.3 ktime_get_coarse_boottime_ns, 5.3 ktime_get_coarse_clocktai_ns
 // Removed: -
 // Subject: read the clock directly instead of through a timespec64
 // Options: --no-includes --include-headers --max-width 100

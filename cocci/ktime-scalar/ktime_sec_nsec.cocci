@@ -33,8 +33,8 @@
 //  differently.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (scalar ktime_t)
-// Removed: 3.17 (union ktime .tv.sec / .tv.nsec)
+// Introduced: 3.17 * (the scalar ktime_t on every architecture)
+// Removed: 3.17 tv (the union ktime's .tv.sec and .tv.nsec)
 // Subject: replace the non-scalar ktime_t .tv.sec/.tv.nsec accessors
 // Options: --include-headers --include-headers-for-types --max-width 100
 // Types: headers

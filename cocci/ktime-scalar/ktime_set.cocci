@@ -15,8 +15,9 @@
 //  and ktime_add_ns() themselves are left alone.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (scalar ktime_t)
+// Introduced: 4.10 * (ktime_set(0, x) -> x is scalar ktime_t arithmetic: ktime_t was a union until 4.10)
 // Removed: -
+// Sites: independent
 // Subject: build scalar ktime_t values without ktime_set(0, x)
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_set, ktime_add_ns

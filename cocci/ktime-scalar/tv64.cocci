@@ -23,8 +23,9 @@
 //  Only files with a .tv64 or ->tv64 member access reach spatch.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (scalar ktime_t)
-// Removed: 4.10 (union ktime and .tv64)
+// Introduced: 4.10 * (the plain s64 ktime_t: a union with .tv64 until 4.10)
+// Removed: 4.10 tv64
+// Sites: independent
 // Subject: use ktime_t values directly instead of .tv64
 // Options: --include-headers --include-headers-for-types --max-width 100
 // Types: headers

@@ -20,8 +20,9 @@
 //  inode_set_ctime_current() for i_ctime: this rule targets 4.12 to 6.5.
 // Scope: fs/ drivers/ arch/ ipc/ kernel/ mm/ net/ security/
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 4.9 (current_time)
-// Removed: 4.12 (CURRENT_TIME, CURRENT_TIME_SEC, current_fs_time), 4.19 (timespec_trunc)
+// Introduced: 4.9 current_time
+// Removed: 4.12 CURRENT_TIME, 4.12 CURRENT_TIME_SEC, 4.12 current_fs_time, 4.19 timespec_trunc
+// Sites: independent
 // Subject: use current_time() for inode timestamps
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: CURRENT_TIME, current_fs_time, timespec_trunc, current_time, inode

@@ -24,8 +24,8 @@
 //  of several.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (struct timespec64), 4.18 (ktime_get_real_ts64)
-// Removed: 5.0 (do_gettimeofday)
+// Introduced: 3.17 timespec64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18)
+// Removed: 5.0 do_gettimeofday, 5.6 timeval
 // Subject: use ktime_get_real_ts64() instead of do_gettimeofday()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: do_gettimeofday, timeval, y2038

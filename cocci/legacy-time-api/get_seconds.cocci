@@ -18,8 +18,9 @@
 //  a value passed to a call with a format string, reported instead.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (ktime_get_real_seconds)
-// Removed: 5.11 (get_seconds)
+// Introduced: 3.19 ktime_get_real_seconds
+// Removed: 5.11 get_seconds, 5.0 current_kernel_time, 4.12 CURRENT_TIME, 4.12 CURRENT_TIME_SEC
+// Sites: independent
 // Subject: use ktime_get_real_seconds() instead of get_seconds()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: get_seconds, ktime_get_real_seconds

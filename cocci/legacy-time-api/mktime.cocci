@@ -17,8 +17,9 @@
 //  definition of mktime() itself is left alone.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.19 (mktime64)
-// Removed: 5.6 (mktime)
+// Introduced: 3.19 mktime64
+// Removed: 5.6 mktime
+// Sites: independent
 // Subject: use mktime64() instead of mktime()
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: mktime, mktime64, y2038

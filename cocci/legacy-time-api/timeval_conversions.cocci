@@ -29,8 +29,8 @@
 //  (5.6), a decision about the ABI that needs a human.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (struct timespec64, ktime_to_timespec64)
-// Removed: 5.6 (ktime_to_timeval, ns_to_timeval, timeval_to_ktime)
+// Introduced: 3.17 timespec64, 3.17 ktime_to_timespec64, 3.17 ns_to_timespec64
+// Removed: 5.6 ktime_to_timeval, 5.6 ns_to_timeval, 5.6 timeval_to_ktime, 5.6 timeval
 // Subject: use timespec64 instead of the struct timeval conversions
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: ktime_to_timeval, ns_to_timeval, timeval_to_ktime, timeval, y2038

@@ -21,8 +21,9 @@
 //  reported, not changed.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.19 (rtc_time64_to_tm, rtc_tm_to_time64), 4.8 (time64_to_tm)
-// Removed: 4.20 (time_to_tm); rtc_time_to_tm and rtc_tm_to_time are absent from 6.1
+// Introduced: 3.19 rtc_time64_to_tm, 3.19 rtc_tm_to_time64, 4.8 time64_to_tm
+// Removed: 4.20 time_to_tm, 6.1 rtc_time_to_tm (absent from 6.1; removed earlier), 6.1 rtc_tm_to_time (likewise)
+// Sites: independent
 // Subject: use the time64_t broken-down-time helpers
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: time_to_tm, rtc_time_to_tm, rtc_tm_to_time, time64_to_tm, y2038

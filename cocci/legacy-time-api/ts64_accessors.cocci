@@ -17,8 +17,9 @@
 //  on) is reported, not changed.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 4.18 (ktime_get_*_ts64 names)
-// Removed: 5.0 (getnstimeofday64, getrawmonotonic64, get_monotonic_boottime64, timekeeping_clocktai64, get_monotonic_coarse64, current_kernel_time64)
+// Introduced: 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_boottime_ts64, 4.18 ktime_get_clocktai_ts64, 4.18 ktime_get_coarse_ts64, 4.18 ktime_get_coarse_real_ts64
+// Removed: 5.0 getnstimeofday64, 5.0 getrawmonotonic64, 5.0 get_monotonic_boottime64, 5.0 timekeeping_clocktai64, 5.0 get_monotonic_coarse64, 5.0 current_kernel_time64
+// Sites: independent
 // Subject: use the ktime_get_*_ts64() accessors
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: getnstimeofday64, current_kernel_time64, ktime_get_real_ts64

@@ -27,8 +27,8 @@
 //  regex).  Applies to the core's own files only, never to out-of-tree code.
 // Scope: kernel/time/ kernel/timekeeping.c kernel/hrtimer.c kernel/time.c
 // Out-of-tree: no
-// Introduced: 3.17 (struct timespec64, timespec64_to_timespec, timespec_to_timespec64)
-// Removed: 5.6 (struct timespec in the kernel)
+// Introduced: 3.17 timespec64, 3.17 timespec64_to_timespec, 3.17 timespec_to_timespec64
+// Removed: 5.6 timespec
 // Subject: move the timekeeping core to struct timespec64
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: timespec, timespec64, timekeeping, y2038

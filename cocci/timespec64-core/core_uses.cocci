@@ -22,8 +22,8 @@
 //  Only files calling a helper or holding a struct timespec reach spatch.
 // Scope: kernel/time/ kernel/timekeeping.c kernel/hrtimer.c kernel/time.c
 // Out-of-tree: no
-// Introduced: 3.17 (timespec64 helpers)
-// Removed: 5.6 (the struct timespec helpers)
+// Introduced: 3.17 timespec64 (and its helpers)
+// Removed: 5.6 timespec (and its helpers)
 // Subject: use the timespec64 helpers in the timekeeping core
 // Options: --no-includes --include-headers --max-width 100
 // Types: headers

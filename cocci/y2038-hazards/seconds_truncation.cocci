@@ -16,8 +16,9 @@
 //  knows from the file; fields declared in headers need the headers.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 (ktime_get_real_seconds, struct timespec64)
+// Introduced: 3.19 ktime_get_real_seconds, 3.17 timespec64
 // Removed: -
+// Sites: independent
 // Subject: report 32-bit wall-clock seconds
 // Options: --no-includes --include-headers
 // Keywords: y2038, y2106, time64_t, ktime_get_real_seconds

@@ -25,6 +25,10 @@ from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_at
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 BATCH_FILES = 4  # files per spatch process
+# a campaign's rules run over a file again while one of them changed it
+# (one rule's result can be another's input); more rounds than this is a
+# rule pair that does not settle
+CAMPAIGN_ROUNDS = 4
 
 
 def spatch_version() -> str:
@@ -216,6 +220,10 @@ class Applier:
         cache_root = os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch"
         self.cache = SpatchCache(Path(cache_root), self.version)
         self.current = {}  # relpath -> content after the rules run so far
+        # site_filter(rule, relpath, before, after) -> api_availability.Outcome:
+        # which of a rule's changes stand (convert: the kernels the code supports)
+        self.site_filter = None
+        self.refused = {}  # rule.relpath -> {relpath: [Decision]}
         self.spatch_runs = 0
         self.cache_hits = 0
 
@@ -303,6 +311,20 @@ class Applier:
 
     def in_scope(self, relpath: str, rule) -> bool:
         return not self.use_scope or in_scope(relpath, rule)
+
+    def settle(self, rule, relpath: str, result: dict) -> dict:
+        """The result with only the changes the site filter keeps."""
+        if self.site_filter is None or result["status"] != "changed":
+            return result
+        outcome = self.site_filter(rule, relpath, result["input"], result["output"])
+        refused = outcome.refused
+        if refused:
+            self.refused.setdefault(rule.relpath, {})[relpath] = refused
+        else:
+            self.refused.get(rule.relpath, {}).pop(relpath, None)
+        if outcome.content == result["input"]:
+            return {k: v for k, v in result.items() if k != "output"} | {"status": "unchanged"}
+        return dict(result, output=outcome.content)
 
     def commit(self, files, parent: str, message: str) -> str:
         """A commit of parent plus the current content of files, made in a
@@ -396,45 +418,78 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
 
 
 def run_campaign(applier, campaign: str, rules):
-    """The campaign's patch rules, one after another, on applier.current:
-    (matches.json entry, files changed)."""
-    entry = {"name": campaign, "rules": [], "files": []}
+    """The campaign's patch rules, one after another, on applier.current,
+    in rounds until none of them changes a file (at most CAMPAIGN_ROUNDS):
+    (matches.json entry, files changed).  A file still changing in the last
+    round keeps the content it had before that round, listed in
+    entry["unsettled"]."""
+    entry = {"name": campaign, "rules": [], "files": [], "unsettled": {}}
+    patch_rules = [r for r in rules if r.patch_mode]
+    recs = {}
     changed_in_campaign = set()
-    for rule in (r for r in rules if r.patch_mode):
-        files = applier.candidates(rule)
-        progress(f"{rule.relpath}: {len(files)} candidate files")
-        started = time.monotonic()
-        results = applier.run_rule(rule, files)
-        rec = {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-               "candidates": len(files), "seconds": round(time.monotonic() - started, 1),
-               "files": {}, "sites": 0,
-               "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
-        for relpath, result in sorted(results.items()):
-            for line, why in result.get("left", []) + leftovers(rule, result):
-                rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
-            if result.get("unparsed_lines"):
-                rec["unparsed"][relpath] = result["unparsed_lines"]
-            if result["status"] in ("timeout", "failed"):
-                rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
-                progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
-            elif result["status"] == "changed":
-                rec["removed"][relpath] = removed_lines(result["input"], result["output"])
-                if rule.listing:
-                    rec.setdefault("listed", {})[relpath] = rule.listed_names(result["input"], result["output"])
-                sites = len(rec["removed"][relpath])
-                rec["files"][relpath] = sites
-                rec["sites"] += sites
-                applier.current[relpath] = result["output"]
-                changed_in_campaign.add(relpath)
-        entry["rules"].append(rec)
+    for round_no in range(1, CAMPAIGN_ROUNDS + 1):
+        start_of_round = dict(applier.current)
+        changed_in_round = {}
+        for rule in patch_rules:
+            files = applier.candidates(rule)
+            if round_no > 1:  # only what the last round changed can change now
+                files = [f for f in files if f in last_changed]
+                if not files:
+                    continue
+            progress(f"{rule.relpath}: {len(files)} candidate files" + (f" (round {round_no})" if round_no > 1 else ""))
+            started = time.monotonic()
+            results = applier.run_rule(rule, files)
+            rec = recs.setdefault(rule.relpath, {
+                "name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
+                "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
+                "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}})
+            rec["candidates"] = max(rec["candidates"], len(files))
+            rec["seconds"] = round(rec["seconds"] + time.monotonic() - started, 1)
+            for relpath, result in sorted(results.items()):
+                result = applier.settle(rule, relpath, result)
+                rec["left"].pop(relpath, None)
+                for line, why in result.get("left", []) + leftovers(rule, result):
+                    rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
+                if result.get("unparsed_lines"):
+                    rec["unparsed"][relpath] = result["unparsed_lines"]
+                if result["status"] in ("timeout", "failed"):
+                    rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+                    progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
+                elif result["status"] == "changed":
+                    removed = removed_lines(result["input"], result["output"])
+                    rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
+                    if rule.listing:
+                        rec.setdefault("listed", {})[relpath] = sorted(set(
+                            rec.get("listed", {}).get(relpath, []))
+                            | set(rule.listed_names(result["input"], result["output"])))
+                    rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
+                    rec["sites"] += len(removed)
+                    applier.current[relpath] = result["output"]
+                    changed_in_campaign.add(relpath)
+                    changed_in_round.setdefault(relpath, []).append(rule.relpath)
+        last_changed = changed_in_round
+        if not changed_in_round:
+            break
+    else:
+        for relpath, paths in changed_in_round.items():
+            entry["unsettled"][relpath] = (f"still changed by {', '.join(paths)} after {CAMPAIGN_ROUNDS} "
+                                           f"rounds: kept as it was before the last round")
+            if relpath in start_of_round:
+                applier.current[relpath] = start_of_round[relpath]
+            else:
+                applier.current.pop(relpath, None)
+                changed_in_campaign.discard(relpath)
+            progress(f"WARNING: campaign {campaign}: {relpath}: {entry['unsettled'][relpath]}")
+    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
     entry["files"] = sorted(changed_in_campaign)
     entry["sites"] = sum(r["sites"] for r in entry["rules"])
     return entry, changed_in_campaign
 
 
-def check_idempotent(applier, campaign_rules) -> bool:
+def idempotence_offenders(applier, campaign_rules) -> dict:
     """Every rule run again over every changed file must change nothing.
-    The rules all read the final content: one pool for all of them."""
+    The rules all read the final content: one pool for all of them.
+    Returns {relpath: [rule paths that change it again]}."""
     changed = sorted(applier.current)
     work = []
     for _, rules in campaign_rules:
@@ -442,9 +497,18 @@ def check_idempotent(applier, campaign_rules) -> bool:
             regex = rule.token_regex()
             work.append((rule, [f for f in changed if applier.in_scope(f, rule)
                                 and regex.search(applier.current[f])]))
-    offenders = [f"{path} changes {relpath} again"
-                 for path, results in applier.run_rules(work, "idempotence check").items()
-                 for relpath, result in sorted(results.items()) if result["status"] == "changed"]
+    offenders = {}
+    for path, results in applier.run_rules(work, "idempotence check").items():
+        rule = next(r for r, _ in work if r.relpath == path)
+        for relpath, result in sorted(results.items()):
+            if applier.settle(rule, relpath, result)["status"] == "changed":
+                offenders.setdefault(relpath, []).append(path)
+    return offenders
+
+
+def check_idempotent(applier, campaign_rules) -> bool:
+    offenders = idempotence_offenders(applier, campaign_rules)
     if offenders:
-        raise Y2038Error("not idempotent: " + "; ".join(offenders))
+        raise Y2038Error("not idempotent: " + "; ".join(
+            f"{path} changes {relpath} again" for relpath, paths in sorted(offenders.items()) for path in paths))
     return True

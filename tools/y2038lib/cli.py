@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import apply, boot, build, compare, convert, deps, hazards, report, rules, series, tree
+from . import apply, boot, build, compare, convert, deps, hazards, kernel_versions, report, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
@@ -71,7 +71,18 @@ def parser() -> argparse.ArgumentParser:
                                                        "(converted copy, y2038-convert.patch and .txt)"))
     sp.add_argument("dir", help="directory of .c/.h files (never written)")
     sp.add_argument("--out", required=True, help="where the converted copy goes")
+    sp.add_argument("--min-kernel", metavar="X.Y",
+                    help="oldest kernel the result must still build on; conditionals decided for every "
+                         "kernel from it on are resolved (dead compat code removed). Default: read from "
+                         "the code's version conditionals")
+    sp.add_argument("--max-kernel", metavar="X.Y", help="newest kernel (default: the newest packaged, "
+                                                        f"{kernel_versions.NEWEST_PACKAGED})")
     return p
+
+
+# convert's exit status when every file was written but some rule could not
+# finish on some file (1 is an error with nothing written, 2 a usage error)
+CONVERTED_WITH_PROBLEMS = 3
 
 
 def make_jobs(jobs, distcc: bool) -> int:
@@ -125,9 +136,13 @@ def main(argv=None) -> int:
         elif args.command == "convert":
             deps.ensure_packages(deps.BASE_PACKAGES)
             converted = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
-                                        args.jobs, args.timeout)
+                                        args.jobs, args.timeout, args.min_kernel, args.max_kernel)
             print(f"{args.dir} -> {args.out}: {convert.summary(converted)}")
             print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
+            for problem in converted["problems"]:
+                print(f"  problem: {problem}")
+            if converted["problems"]:
+                return CONVERTED_WITH_PROBLEMS
         elif args.command == "run":
             deps.ensure([args.kver], with_build=False)
             t = tree.prepare(args.kver)

@@ -20,8 +20,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .apply import Applier, check_idempotent, check_rule_parses, run_campaign
-from .common import REPO, Y2038Error, write_json
+from . import api_availability, kernel_versions
+from .apply import Applier, check_rule_parses, idempotence_offenders, run_campaign
+from .common import REPO, Y2038Error, progress, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 REPORT_LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):[\d-]+: (?P<what>.*)$")
@@ -84,25 +85,59 @@ def still_reported(rule, root: Path, files, timeout: int):
     return [line for line in proc.stdout.splitlines() if REPORT_LINE.match(line)]
 
 
-def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> dict:
+def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
+            min_kernel: str = None, max_kernel: str = None) -> dict:
+    """DIR -> OUT for the kernels the code supports: min_kernel/max_kernel
+    ('X.Y'), else the range read from its version conditionals.  With
+    min_kernel, conditionals decided for the whole range are resolved first
+    (dead compat code removed)."""
     check_dirs(src, out)
     source = SourceDir(src.resolve())
     if not any(fnmatch.fnmatch(f, "*.[ch]") for f in source.files):
         raise Y2038Error(f"{src}: no .c or .h file to convert")
     # rules written for the core's own files (// Out-of-tree: no) stay out
     campaign_rules = [(c, [r for r in rules if r.out_of_tree]) for c, rules in campaign_rules]
+    histories = {}
     for _, rules in campaign_rules:
         for rule in rules:
             check_rule_parses(rule)
+            try:
+                histories[rule.relpath] = api_availability.RuleHistory.of(rule)
+            except ValueError as err:
+                raise Y2038Error(str(err)) from None
+    c_files = [f for f in source.files if fnmatch.fnmatch(f, "*.[ch]")]
+    texts = {f: (source.src / f).read_bytes().decode(errors="replace") for f in c_files}
+    project = kernel_versions.Project(texts)
+    try:
+        kernel_range = project.default_range(min_kernel, max_kernel)
+    except ValueError as err:
+        raise Y2038Error(str(err)) from None
+    if kernel_range.lo > kernel_range.hi:
+        raise Y2038Error(f"--min-kernel {min_kernel} is newer than --max-kernel "
+                         f"{max_kernel or kernel_versions.NEWEST_PACKAGED}")
+    progress(f"kernels supported: {kernel_range.text()}")
     applier = Applier(source, jobs, timeout, use_scope=False)
-    applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
+    applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
-    report = {"source": str(shown), "spatch": applier.version, "campaigns": []}
+    report = {"source": str(shown), "spatch": applier.version, "campaigns": [],
+              "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
+                          "text": kernel_range.text()},
+              "problems": [], "compat": drop_compat_branches(applier, project, kernel_range, texts)
+              if min_kernel else {"branches_dropped": 0, "files": {}}}
+    report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
+                           f"for the whole range" for relpath, why in sorted(project.problems.items())]
+    applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
             report["campaigns"].append(entry)
-    report["idempotent"] = check_idempotent(applier, campaign_rules)
+            report["problems"] += [f"{relpath}: {why} [campaign {campaign}]"
+                                   for relpath, why in sorted(entry["unsettled"].items())]
+    offenders = idempotence_offenders(applier, campaign_rules)
+    report["idempotent"] = not offenders
+    report["problems"] += [f"{relpath}: not idempotent: {path} changes it again; kept as the other rules "
+                           f"left it [{path}]" for relpath, paths in sorted(offenders.items()) for path in paths]
+    report["shims"] = compat_shims(applier, texts, kernel_range, histories)
 
     # write OUT whole in a scratch directory first: an error leaves OUT as it was
     out = out.resolve()
@@ -112,9 +147,9 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
         for relpath in source.files:
             (scratch / relpath).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source.src / relpath, scratch / relpath)
-        for relpath, content in applier.current.items():
+        changed = {f: c for f, c in applier.current.items() if c != (source.src / f).read_bytes()}
+        for relpath, content in changed.items():
             (scratch / relpath).write_bytes(content)
-        c_files = [f for f in source.files if fnmatch.fnmatch(f, "*.[ch]")]
         left, hazards = [], []
         for campaign, rules in campaign_rules:
             for rule in rules:
@@ -125,12 +160,25 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
                 for lines in rec["left"].values():
                     left.extend(f"{line} [{rec['path']}]" for line in lines)
                 for relpath, detail in {**rec["timeouts"], **rec["failed"]}.items():
-                    left.append(f"{relpath}: not converted: spatch: {detail} [{rec['path']}]")
-        report["changed"] = sorted(applier.current)
-        report["left"] = sorted(set(left), key=sort_key)
+                    report["problems"].append(f"{relpath}: not converted by this rule: spatch: {detail} "
+                                              f"[{rec['path']}]")
+        kept, refused = [], []
+        for path, files in sorted(applier.refused.items()):
+            for relpath, decisions in sorted(files.items()):
+                for d in decisions:
+                    line = f"{relpath}:{d.line}: {d.reason} [{path}]"
+                    (kept if d.kept_for_older else refused).append(line)
+        report["changed"] = sorted(changed)
+        report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
+        report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
+        decided = {(relpath, d.line, path) for path, files in applier.refused.items()
+                   for relpath, decisions in files.items() for d in decisions}
+        report["left"] = sorted({line for line in left
+                                 if not for_older_kernels(line, applier, project, kernel_range, histories)
+                                 and not already_listed(line, decided)}, key=sort_key)
         report["hazards"] = sorted(set(hazards), key=sort_key)
         (scratch / OUTPUTS[0]).write_text("".join(
-            unified_diff(f, (source.src / f).read_bytes(), applier.current[f]) for f in sorted(applier.current)))
+            unified_diff(f, (source.src / f).read_bytes(), changed[f]) for f in sorted(changed)))
         (scratch / OUTPUTS[1]).write_text(report_text(report))
         write_json(scratch / OUTPUTS[2], report)
         if out.exists():
@@ -142,26 +190,108 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int) -> di
     return report
 
 
+def for_older_kernels(line: str, applier, project, kernel_range, histories) -> bool:
+    """A report-mode line on code compiled only for kernels that still have
+    the rule's old API: not left to convert, kept for them."""
+    m = REPORT_LINE.match(line)
+    rule = re.search(r"\[(cocci/[^\]]+)\]$", line)
+    if not m or not rule or rule.group(1) not in histories or not histories[rule.group(1)].removed:
+        return False
+    relpath = m.group("file")
+    try:
+        versions = kernel_versions.SourceVersions(applier.content(relpath).decode(errors="replace"),
+                                                  project.evaluator,
+                                                  kernel_versions.samples_for(project.tested, kernel_range.lo,
+                                                                              kernel_range.hi))
+    except (kernel_versions.ConditionalError, FileNotFoundError):
+        return False
+    kernels = versions.kernels(int(m.group("line")))
+    return bool(kernels) and max(kernels) < min(histories[rule.group(1)].removed.values())
+
+
+def already_listed(line: str, decided) -> bool:
+    """A report-mode line on a site the version check already listed."""
+    m = REPORT_LINE.match(line)
+    rule = re.search(r"\[(cocci/[^\]]+)\]$", line)
+    return bool(m and rule and (m.group("file"), int(m.group("line")), rule.group(1)) in decided)
+
+
+def drop_compat_branches(applier, project, kernel_range, texts) -> dict:
+    """--min-kernel: version conditionals decided for every kernel of the
+    range resolved (dead compat code removed) before the rules run."""
+    result = {"branches_dropped": 0, "files": {}}
+    for relpath, text in sorted(texts.items()):
+        if relpath in project.problems:
+            continue
+        new, dropped = kernel_versions.drop_dead_branches(text, project, kernel_range)
+        if new != text:
+            applier.current[relpath] = new.encode()
+            result["files"][relpath] = dropped
+            result["branches_dropped"] += dropped
+    return result
+
+
+def compat_shims(applier, texts, kernel_range, histories) -> list:
+    """The code's own definitions of kernel time APIs: removable where every
+    kernel of the range has the API (a shim is never rewritten into a call
+    of itself: the site filter leaves its body alone)."""
+    first = {}
+    for h in histories.values():
+        for name, version in h.introduced.items():
+            if name != "*":
+                first[name] = min(version, first.get(name, version))
+    removed = {n for h in histories.values() for n in h.removed}
+    found = []
+    for relpath in sorted(texts):
+        text = applier.content(relpath).decode(errors="replace")
+        for line, (name, _) in sorted(api_availability.shim_definitions(text, set(first) | removed).items()):
+            if name in first and first[name] <= kernel_range.lo:
+                why = (f"every kernel of the range has {name}() (since {kernel_versions.show(first[name])}): "
+                       f"the shim can go")
+            elif name in first:
+                why = f"{name}() arrived in Linux {kernel_versions.show(first[name])}: needed for older kernels"
+            else:
+                why = f"a stand-in for the removed {name}(): callers can move to its replacement"
+            found.append(f"{relpath}:{line}: defines its own {name}: {why}")
+    return found
+
+
 def sort_key(line: str):
     m = REPORT_LINE.match(line)
     return (m.group("file"), int(m.group("line"))) if m else (line, 0)
 
 
 def report_text(report: dict) -> str:
-    lines = [f"y2038 convert of {report['source']} ({report['spatch']})", ""]
+    lines = [f"y2038 convert of {report['source']} ({report['spatch']})",
+             f"Kernels the result must build on: {report['kernels']['text']}", ""]
+    compat = report["compat"]
+    if compat["branches_dropped"]:
+        lines.append(f"dead compat code: {compat['branches_dropped']} version branches dropped in "
+                     f"{len(compat['files'])} files")
     for entry in report["campaigns"]:
         lines.append(f"campaign {entry['name']}: {entry['sites']} sites in {len(entry['files'])} files")
         for rec in entry["rules"]:
             if rec["sites"]:
                 lines.append(f"  {rec['path']}: {rec['sites']} sites in {', '.join(sorted(rec['files']))}")
-    lines += ["", f"Left to convert by hand ({len(report['left'])}):"]
-    lines += [f"  {line}" for line in report["left"]] or ["  nothing"]
-    lines += ["", f"y2038 hazards in the converted code ({len(report['hazards'])}):"]
-    lines += [f"  {line}" for line in report["hazards"]] or ["  none"]
+    sections = [("Problems (the file keeps its last good content for that rule)", "problems", "none"),
+                ("Kept as written for the older kernels that compile it", "kept_for_older_kernels", "nothing"),
+                ("Not converted: the replacement is missing on kernels the code supports "
+                 "(--min-kernel raises the range)", "needs_newer_kernel", "nothing"),
+                ("Left to convert by hand", "left", "nothing"),
+                ("Compat shims the code defines", "shims", "none"),
+                ("y2038 hazards in the converted code", "hazards", "none")]
+    for title, key, empty in sections:
+        lines += ["", f"{title} ({len(report[key])}):"]
+        lines += [f"  {line}" for line in report[key]] or [f"  {empty}"]
     return "\n".join(lines) + "\n"
 
 
 def summary(report: dict) -> str:
     sites = sum(e["sites"] for e in report["campaigns"])
-    return (f"{sites} sites converted in {len(report['changed'])} files; "
-            f"{len(report['left'])} left to convert by hand, {len(report['hazards'])} hazards reported")
+    return (f"kernels {report['kernels']['text']}: {sites} sites converted in {len(report['changed'])} files"
+            + (f", {report['compat']['branches_dropped']} dead compat branches dropped"
+               if report["compat"]["branches_dropped"] else "")
+            + f"; {len(report['kept_for_older_kernels'])} kept for older kernels, "
+            f"{len(report['needs_newer_kernel'])} need a newer kernel, "
+            f"{len(report['left'])} left to convert by hand, {len(report['problems'])} problems, "
+            f"{len(report['hazards'])} hazards reported")

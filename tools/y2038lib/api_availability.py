@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Which kernels have the APIs a rule writes and removes, and so where a
+rule's change may stand in code that supports a range of kernels.
+
+The rules' own headers are the history (see README, "Adding a rule"):
+  // Introduced: 3.17 timespec64, 3.17 ktime_get_real_ts64, 4.18 ktime_get_raw_ts64
+      a name the rule may write, and the first kernel that has it; `*`
+      stands for every change the rule makes (4.10 for scalar ktime_t
+      arithmetic: ktime_t was a union until 4.10);
+  // Removed: 5.0 do_gettimeofday, 5.6 timeval
+      a name the rule takes away, and the first kernel without it; `-` when
+      the old form was never removed (a cleanup).
+A parenthesised note may follow any item.
+
+A change stands where, on every kernel of the range for which its lines
+are compiled, the names it writes exist; and not where the code is only
+compiled for kernels that still have every name it takes away (a branch
+for old kernels is left exactly as it is).  A rule that links a
+declaration to its uses (all uses or none) is judged per function; a rule
+whose sites are independent says `// Sites: independent`.
+"""
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from . import kernel_versions as kv
+
+ITEM = re.compile(r"(?P<version>\d+\.\d+(?:\.\d+)?)\s+(?P<name>\*|[A-Za-z_]\w*)(?:\s*\([^()]*(?:\([^()]*\)[^()]*)*\))?")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+TYPES = {"timespec64", "timespec", "timeval"}
+
+
+def history(value: str) -> dict:
+    """'3.17 timespec64, 4.18 ktime_get_raw_ts64 (note)' -> {name: version code}."""
+    value = (value or "").strip()
+    if value in ("", "-"):
+        return {}
+    found = {}
+    rest = value
+    for m in ITEM.finditer(value):
+        found[m.group("name")] = kv.parse(m.group("version"))
+        rest = rest.replace(m.group(0), "", 1)
+    if not found or rest.strip(" ,;"):
+        raise ValueError(f"cannot read {rest.strip(' ,;') or value!r}: "
+                         f"write '<version> <name>[ (note)], ...'")
+    return found
+
+
+@dataclass
+class RuleHistory:
+    introduced: dict
+    removed: dict
+    independent: bool
+
+    @classmethod
+    def of(cls, rule) -> "RuleHistory":
+        try:
+            return cls(history(rule.headers.get("Introduced")), history(rule.headers.get("Removed")),
+                       rule.headers.get("Sites", "").strip() == "independent")
+        except ValueError as err:
+            raise ValueError(f"{rule.relpath}: {err}") from None
+
+
+def catalogue_names(histories) -> set:
+    """Every API name the catalogue knows the history of."""
+    return {name for h in histories for table in (h.introduced, h.removed) for name in table if name != "*"}
+
+
+@dataclass
+class Decision:
+    line: int  # first line of the site in the file before the rule
+    accepted: bool
+    reason: str = ""
+    kept_for_older: bool = False  # left because only older kernels, which have the old API, compile it
+
+
+@dataclass
+class Outcome:
+    content: bytes
+    decisions: list = field(default_factory=list)
+
+    @property
+    def refused(self):
+        return [d for d in self.decisions if not d.accepted]
+
+
+def code_units(lines) -> list:
+    """For each line, the index of the top-level unit (function, struct,
+    file-scope statement) it belongs to; None if the braces do not balance
+    (then the whole file is one unit)."""
+    text = "\n".join(lines)
+    blank = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    units, depth, unit = [], 0, 0
+    for line in blank.split("\n"):
+        units.append(unit)
+        if line.lstrip().startswith("#"):
+            if depth == 0:
+                unit += 1
+            continue
+        depth += line.count("{") - line.count("}")
+        if depth < 0:
+            return [0] * len(lines)
+        if depth == 0 and (line.rstrip().endswith((";", "}")) or not line.strip()):
+            unit += 1
+    return units if depth == 0 else [0] * len(lines)
+
+
+def shim_definitions(text: str, names) -> dict:
+    """{line: (name, last line)} where the code defines a kernel API itself
+    (a compat shim: a function or macro of that name), with the line its
+    definition ends on."""
+    found = {}
+    if not names:
+        return found
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    blank = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    line_of = lambda offset: blank.count("\n", 0, offset) + 1
+    for m in re.finditer(rf"^[ \t]*#[ \t]*define[ \t]+({alternatives})\b(?:[^\n]*\\\n)*[^\n]*", blank, re.M):
+        found[line_of(m.start(1))] = (m.group(1), line_of(m.end()))
+    for m in re.finditer(rf"^[\w \t\*]*?\b({alternatives})\s*\([^;{{}}]*\)\s*\{{", blank, re.M):
+        depth, end = 0, len(blank)
+        for pos in range(m.end() - 1, len(blank)):
+            depth += {"{": 1, "}": -1}.get(blank[pos], 0)
+            if depth == 0:
+                end = pos
+                break
+        found[line_of(m.start(1))] = (m.group(1), line_of(end))
+    return found
+
+
+class SiteFilter:
+    """Keeps the changes of a rule that every kernel of the range can take."""
+
+    def __init__(self, project: kv.Project, kernel_range: kv.KernelRange, histories: dict):
+        """histories: {rule.relpath: RuleHistory}."""
+        self.project = project
+        self.range = kernel_range
+        self.histories = histories
+        self.names = catalogue_names(histories.values())
+
+    def __call__(self, rule, relpath: str, before: bytes, after: bytes) -> Outcome:
+        rh = self.histories[rule.relpath]
+        old = before.decode(errors="replace").split("\n")
+        new = after.decode(errors="replace").split("\n")
+        try:
+            versions = self.project.versions(relpath, self.range) if relpath in self.project.texts else None
+        except kv.ConditionalError:
+            versions = None
+        if versions is None or versions.text != before.decode(errors="replace"):
+            versions = self._versions_of(before.decode(errors="replace"))
+        units = code_units(old)
+        shims = shim_definitions("\n".join(old), self.names)
+        shim_lines = {n: name for first, (name, last) in shims.items() for n in range(first, last + 1)}
+        groups = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+                  if op[0] != "equal"]
+        decisions = [self._judge(rh, versions, old, new, op, shim_lines) for op in groups]
+        if not rh.independent:  # all uses of a declaration or none: per function
+            refused_units = {units[min(op[1], len(old) - 1)] for op, d in zip(groups, decisions)
+                             if not d.accepted}
+            for op, d in zip(groups, decisions):
+                unit = units[min(op[1], len(old) - 1)]
+                if d.accepted and unit in refused_units:
+                    d.accepted = False
+                    other = next(x for o, x in zip(groups, decisions)
+                                 if units[min(o[1], len(old) - 1)] == unit and x.reason)
+                    d.reason = f"goes with line {other.line}: {other.reason}"
+                    d.kept_for_older = other.kept_for_older
+        result, last = [], 0
+        for op, d in zip(groups, decisions):
+            tag, i1, i2, j1, j2 = op
+            result += old[last:i1]
+            result += new[j1:j2] if d.accepted else old[i1:i2]
+            last = i2
+        result += old[last:]
+        return Outcome("\n".join(result).encode(), decisions)
+
+    def _versions_of(self, text: str):
+        try:
+            return kv.SourceVersions(text, self.project.evaluator,
+                                     kv.samples_for(self.project.tested, self.range.lo, self.range.hi))
+        except kv.ConditionalError:
+            return None
+
+    def _judge(self, rh: RuleHistory, versions, old, new, op, shim_lines) -> Decision:
+        tag, i1, i2, j1, j2 = op
+        line = i1 + 1
+        inside = [shim_lines[n] for n in range(i1 + 1, max(i1, i2) + 1) if n in shim_lines]
+        if inside:
+            return Decision(line, False, f"inside the code's own {inside[0]} (a compat shim): never rewritten",
+                            True)
+        if versions is None:
+            kernels = (self.range.lo, self.range.hi)
+        else:
+            span = range(i1 + 1, i2 + 1) if i2 > i1 else [max(i1, 1)]
+            kernels = sorted({v for n in span for v in versions.kernels(n)})
+        if not kernels:
+            return Decision(line, False, f"compiled for no kernel of {self.range.text()}", True)
+        lo, hi = kernels[0], kernels[-1]
+        removed_tokens = {t for l in old[i1:i2] for t in IDENTIFIER.findall(l)}
+        added_tokens = {t for l in new[j1:j2] for t in IDENTIFIER.findall(l)} - removed_tokens
+        gone = [v for n, v in rh.removed.items() if n in removed_tokens]
+        if gone and hi < min(gone):
+            names = ", ".join(sorted(n for n in rh.removed if n in removed_tokens))
+            return Decision(line, False, f"compiled only for kernels "
+                                         f"{'before ' + kv.show(hi + 1) if hi & 255 == 255 else 'up to ' + kv.show(hi)}, "
+                                         f"which still have {names}: left for them", True)
+        needs = [(v, n) for n, v in rh.introduced.items() if n == "*" or n in added_tokens]
+        if needs:
+            version, name = max(needs)
+            if version > lo:
+                what = ("scalar ktime_t arithmetic" if name == "*" else
+                        f"struct {name}" if name in TYPES else f"{name}()")
+                return Decision(line, False, f"{what} needs Linux {kv.show(version)}; "
+                                             f"this code supports {kv.describe(lo)}", False)
+        return Decision(line, True)
