@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import apply, boot, build, compare, convert, deps, hazards, kernel_versions, report, rules, series, tree
+from . import apply, boot, build, compare, convert, deps, hazards, kernel_versions, module_verify, report, rules, series, tree
 from .common import DEFAULT_SIGNOFF, Y2038Error
 
 
@@ -77,12 +77,19 @@ def parser() -> argparse.ArgumentParser:
                          "the code's version conditionals")
     sp.add_argument("--max-kernel", metavar="X.Y", help="newest kernel (default: the newest packaged, "
                                                         f"{kernel_versions.NEWEST_PACKAGED})")
+    sp.add_argument("--verify", action="store_true",
+                    help="build the original and the converted module against the packaged kernels "
+                         "(allmodconfig, x86_64 and arm): the conversion must build wherever the original does")
+    sp.add_argument("--verify-kver", action="append", dest="verify_kvers", metavar="X.Y",
+                    help="verify against this packaged kernel only (repeatable; default: 6.1 and 6.12)")
     return p
 
 
 # convert's exit status when every file was written but some rule could not
 # finish on some file (1 is an error with nothing written, 2 a usage error)
 CONVERTED_WITH_PROBLEMS = 3
+# convert --verify: the converted module fails where the original builds, or warns anew
+CONVERSION_BREAKS_BUILD = 4
 
 
 def make_jobs(jobs, distcc: bool) -> int:
@@ -141,6 +148,13 @@ def main(argv=None) -> int:
             print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
             for problem in converted["problems"]:
                 print(f"  problem: {problem}")
+            if args.verify:
+                checked = module_verify.verify(Path(args.dir), Path(args.out),
+                                               tuple(args.verify_kvers or module_verify.DEFAULT_KVERS))
+                convert.add_verification(Path(args.out), checked)
+                print(module_verify.text(checked), end="")
+                if checked["verdict"] != "pass":
+                    return CONVERSION_BREAKS_BUILD
             if converted["problems"]:
                 return CONVERTED_WITH_PROBLEMS
         elif args.command == "run":

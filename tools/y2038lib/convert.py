@@ -256,6 +256,15 @@ def compat_shims(applier, texts, kernel_range, histories) -> list:
     return found
 
 
+def add_verification(out: Path, checked: dict) -> None:
+    """The build check's result into OUT's report (json and text)."""
+    from .module_verify import text
+    data = json.loads((out / OUTPUTS[2]).read_text())
+    data["verify"] = checked
+    write_json(out / OUTPUTS[2], data)
+    (out / OUTPUTS[1]).write_text(report_text(data) + "\n" + text(checked))
+
+
 def sort_key(line: str):
     m = REPORT_LINE.match(line)
     return (m.group("file"), int(m.group("line"))) if m else (line, 0)

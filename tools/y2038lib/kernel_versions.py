@@ -601,6 +601,13 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
                 break
         if bare or not kept:
             drop.update(range(chain.endif[0], chain.endif[1] + 1))
+    for n in sorted(drop):  # unifdef -B: a removed section takes one of the blank lines around it
+        if n - 1 not in drop and n - 1 >= 1 and not lines[n - 2].strip():
+            end = n
+            while end + 1 in drop:
+                end += 1
+            if end + 1 <= len(lines) and not lines[end].strip():
+                drop.add(end + 1)
     out = []
     for n, line in enumerate(lines, 1):
         if n in drop:
@@ -612,3 +619,12 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
             continue
         out.append(line)
     return "\n".join(out), dropped
+
+
+def lines_compiled_at(text: str, project: Project, version: int) -> list:
+    """The code lines the preprocessor may keep at that kernel version (the
+    version decided, everything else left in): a compile-free view to
+    compare an original and its conversion at each boundary of a range."""
+    versions = SourceVersions(text, project.evaluator, [version])
+    return [line for n, line in enumerate(text.split("\n"), 1)
+            if n not in versions.directive_lines and versions.kernels(n)]

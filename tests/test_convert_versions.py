@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""convert on code that supports a range of kernels (fixtures written here,
+in the shapes real DKMS modules have): version conditionals read, the range
+taken from the code or from --min-kernel, branches for older kernels left
+as written, what needs a newer kernel listed, dead compat branches dropped,
+compat shims never rewritten, and one file's trouble never the run's."""
+import json
+import os
+import shutil
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+from helpers import REPO, run_cli
+from y2038lib import api_availability, kernel_versions as kv, rules
+
+COMPAT_H = textwrap.dedent("""\
+    #include <linux/version.h>
+    #define NF_KERNEL_VERSION(a, b, c) KERNEL_VERSION(a, b, c)
+    #define NF_LINUX_VERSION_CODE LINUX_VERSION_CODE
+
+    #if NF_LINUX_VERSION_CODE < NF_KERNEL_VERSION(4, 10, 0)
+    # define first_tv64 first.tv64
+    #else
+    # define first_tv64 first
+    #endif
+
+    #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 22)
+    static inline long nf_ktime_ns(ktime_t kt)
+    {
+    \treturn kt.tv64;
+    }
+    #else
+    # define nf_ktime_ns(kt) ((kt).tv64)
+    #endif
+
+    #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 0, 0)
+    static inline void do_gettimeofday(struct timeval *tv)
+    {
+    \tstruct timespec64 ts;
+
+    \tktime_get_real_ts64(&ts);
+    \ttv->tv_sec = ts.tv_sec;
+    \ttv->tv_usec = ts.tv_nsec / 1000;
+    }
+    #endif
+    """)
+
+MAIN_C = textwrap.dedent("""\
+    #include <linux/hrtimer.h>
+    #include "compat.h"
+
+    static struct hrtimer timer;
+
+    static void arm_timer(unsigned long ns)
+    {
+    \thrtimer_start(&timer, ktime_set(0, ns), HRTIMER_MODE_REL);
+    }
+
+    static long stamp_ms(void)
+    {
+    \tstruct timeval tv;
+
+    \tdo_gettimeofday(&tv);
+    \treturn tv.tv_sec * 1000 + tv.tv_usec / 1000;
+    }
+
+    #if defined(CONFIG_NF_NAT_NEEDED) && LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 39)
+    static void nat_stamp(struct nf_conn *ct, ktime_t *out)
+    {
+    \t*out = ktime_set(0, ct->timeout);
+    }
+    #endif
+
+    #if LINUX_VERSION_CODE >= KERNEL_VERSION(4, 10, 0) || (defined(RHEL_RELEASE) && LINUX_VERSION_CODE == KERNEL_VERSION(3, 10, 0))
+    static long new_api(void) { return 1; }
+    #endif
+    """)
+
+
+def write(root: Path, files: dict) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+class Conditionals(unittest.TestCase):
+    def setUp(self):
+        self.project = kv.Project({"compat.h": COMPAT_H, "main.c": MAIN_C})
+
+    def test_range_read_from_the_code(self):
+        r = self.project.default_range()
+        self.assertEqual(r.lo, kv.code(2, 6, 22) - 1)
+        self.assertEqual(kv.show(r.hi & ~255), "6.12")
+        self.assertIn("kernels before 2.6.22", r.text())
+        self.assertEqual(self.project.default_range("5.10").lo, kv.code(5, 10))
+
+    def test_no_conditional_means_the_packaged_kernel(self):
+        r = kv.Project({"a.c": "int x;\n#ifdef CONFIG_FOO\nint y;\n#endif\n"}).default_range()
+        self.assertEqual(r.lo, kv.parse(kv.NEWEST_PACKAGED))
+
+    def test_a_version_the_module_names_for_itself_is_no_kernel_version(self):
+        text = "#define MY_VERSION_CODE KERNEL_VERSION(0, 12, 7)\n#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 1, 0)\nint x;\n#endif\n"
+        self.assertEqual(kv.Project({"a.c": text}).default_range().lo, kv.code(3, 1) - 1)
+
+    def test_lines_know_their_kernels_through_wrappers_and_else(self):
+        r = self.project.default_range()
+        v = self.project.versions("compat.h", r)
+        lines = COMPAT_H.split("\n")
+        old = lines.index("# define first_tv64 first.tv64") + 1
+        new = lines.index("# define first_tv64 first") + 1
+        self.assertLess(max(v.kernels(old)), kv.code(4, 10))
+        self.assertEqual(min(v.kernels(new)), kv.code(4, 10))
+
+    def test_unknown_parts_are_never_guessed(self):
+        r = self.project.default_range()
+        v = self.project.versions("main.c", r)
+        lines = MAIN_C.split("\n")
+        nat = lines.index("\t*out = ktime_set(0, ct->timeout);") + 1
+        rhel = lines.index("static long new_api(void) { return 1; }") + 1
+        self.assertEqual(min(v.kernels(nat)), kv.code(2, 6, 39))  # CONFIG_ part undecided: may be compiled
+        self.assertIn(kv.code(3, 10, 0), v.kernels(rhel))  # RHEL part undecided
+        self.assertNotIn(kv.code(3, 10, 1), v.kernels(rhel))
+
+    def test_dead_branches_dropped_and_partial_conditions_kept(self):
+        text, dropped = kv.drop_dead_branches(MAIN_C, self.project, self.project.default_range("5.10"))
+        self.assertIn("#if defined(CONFIG_NF_NAT_NEEDED)\n", text)
+        self.assertNotIn("RHEL_RELEASE", text)
+        self.assertIn("static long new_api(void) { return 1; }\n", text)
+        self.assertEqual(dropped, 0)
+        text, dropped = kv.drop_dead_branches(COMPAT_H, self.project, self.project.default_range("5.10"))
+        self.assertEqual(dropped, 2)
+        self.assertNotIn("first.tv64", text)
+        self.assertIn("# define first_tv64 first\n", text)
+        self.assertIn("# define nf_ktime_ns(kt) ((kt).tv64)\n", text)  # the branch for 2.6.22 on stays
+        self.assertNotIn("#endif\n\n\n", text)
+        kv.SourceVersions(text, self.project.evaluator, ())  # still nests
+
+    def test_conditionals_that_do_not_nest_are_a_problem_not_a_crash(self):
+        project = kv.Project({"bad.c": "#endif\nint x;\n", "good.c": MAIN_C})
+        self.assertIn("bad.c", project.problems)
+        self.assertNotIn("good.c", project.problems)
+
+
+class Headers(unittest.TestCase):
+    def test_every_rule_history_is_machine_readable_and_consistent(self):
+        seen = {}
+        for _, campaign_rules in rules.campaigns():
+            for rule in campaign_rules:
+                h = api_availability.RuleHistory.of(rule)
+                self.assertTrue(h.introduced, f"{rule.relpath}: // Introduced: names nothing")
+                for table, kind in ((h.introduced, "introduced"), (h.removed, "removed")):
+                    for name, version in table.items():
+                        if name != "*":
+                            self.assertEqual(seen.setdefault((kind, name), version), version,
+                                             f"{rule.relpath}: {name} {kind} in another version elsewhere")
+        self.assertEqual(seen[("introduced", "ktime_get_raw_ts64")], kv.code(4, 18))
+        self.assertEqual(seen[("introduced", "ktime_get_real_ts64")], kv.code(3, 17))
+
+    def test_a_header_that_does_not_read_is_refused(self):
+        with self.assertRaises(ValueError):
+            api_availability.history("3.17 timespec64, soon ktime_get_ns")
+
+
+class Convert(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-versions-"))
+        cls.src = write(cls.tmp / "nf", {"compat.h": COMPAT_H, "main.c": MAIN_C})
+        cls.default = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "default"))
+        cls.newer = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "5.10"), "--min-kernel", "5.10")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def report(self, name):
+        return json.loads((self.tmp / name / "y2038-convert.json").read_text())
+
+    def test_default_range_leaves_code_for_older_kernels_as_written(self):
+        self.assertEqual(self.default.returncode, 0, self.default.stderr)
+        self.assertIn("kernels before 2.6.22", self.default.stdout)
+        self.assertEqual((self.tmp / "default" / "compat.h").read_text(), COMPAT_H)
+        self.assertEqual((self.tmp / "default" / "main.c").read_text(), MAIN_C)
+        report = self.report("default")
+        needs = "\n".join(report["needs_newer_kernel"])
+        self.assertIn("main.c:8: scalar ktime_t arithmetic needs Linux 4.10; this code supports 2.6.21",
+                      needs)
+        self.assertIn("main.c:22: scalar ktime_t arithmetic needs Linux 4.10; this code supports 2.6.39", needs)
+        self.assertIn("struct timespec64 needs Linux 3.17", needs)
+        kept = "\n".join(report["kept_for_older_kernels"])
+        self.assertIn("compat.h:6: compiled only for kernels before 4.10, which still have tv64", kept)
+        self.assertTrue(any("compat.h:21: defines its own do_gettimeofday" in s for s in report["shims"]))
+
+    def test_compile_free_view_is_the_same_for_every_older_kernel(self):
+        project = kv.Project({"compat.h": COMPAT_H, "main.c": MAIN_C})
+        for name in ("compat.h", "main.c"):
+            converted = (self.tmp / "default" / name).read_text()
+            for version in kv.samples_for(project.tested, kv.code(2, 6, 0), kv.code(6, 12, 255)):
+                self.assertEqual(kv.lines_compiled_at(converted, project, version),
+                                 kv.lines_compiled_at((self.src / name).read_text(), project, version))
+
+    def test_min_kernel_drops_dead_compat_code_and_converts(self):
+        self.assertEqual(self.newer.returncode, 0, self.newer.stderr)
+        main = (self.tmp / "5.10" / "main.c").read_text()
+        compat = (self.tmp / "5.10" / "compat.h").read_text()
+        self.assertIn("hrtimer_start(&timer, ns, HRTIMER_MODE_REL);", main)
+        self.assertIn("*out = ct->timeout;", main)
+        self.assertIn("ktime_get_real_ts64(&tv);", main)
+        self.assertNotIn(".tv64", compat)
+        self.assertIn("# define first_tv64 first\n", compat)
+        # the shim's own body is never rewritten into a call of itself
+        self.assertIn("\tktime_get_real_ts64(&ts);\n\ttv->tv_sec = ts.tv_sec;", compat)
+        report = self.report("5.10")
+        self.assertEqual(report["compat"]["branches_dropped"], 2)
+        self.assertEqual(report["needs_newer_kernel"], [])
+
+
+class OneFilesTrouble(unittest.TestCase):
+    """A rule pair that never settles, a file unifdef refuses, a spatch
+    timeout: each is listed, the file keeps its last good content, every
+    other file is converted, and the exit status says so (3)."""
+
+    def test_problems_are_listed_and_the_rest_converted(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-trouble-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        cocci = tmp / "cocci" / "flip"
+        cocci.mkdir(parents=True)
+        header = ("/// {what}\n// Confidence: High\n// Scope: all\n// Introduced: 2.6.16 {new}\n"
+                  "// Removed: -\n// Sites: independent\n// Subject: flip\n// Options: --no-includes\n\n"
+                  "virtual patch\n\n@@\n@@\n- {old}(\n+ {new}(\n  ...)\n")
+        (cocci / "a_to_b.cocci").write_text(header.format(what="a to b", old="flip_a", new="flip_b"))
+        (cocci / "b_to_a.cocci").write_text(header.format(what="b to a", old="flip_b", new="flip_a"))
+        shutil.copytree(REPO / "cocci" / "ktime-scalar", tmp / "cocci" / "ktime-scalar")
+        src = write(tmp / "src", {
+            "flips.c": "void f(void)\n{\n\tflip_a(1);\n}\n",
+            "stray.c": "#if BITS_PER_LONG != 64 && !defined(CONFIG_KTIME_SCALAR)\nint a;\n#endif\n#endif\n",
+            "good.c": "#include <linux/hrtimer.h>\nvoid g(struct hrtimer *t)\n{\n"
+                      "\thrtimer_start(t, ktime_set(0, 5), HRTIMER_MODE_REL);\n}\n",
+        })
+        proc = run_cli("convert", str(src), "--out", str(tmp / "out"),
+                       env={"Y2038_COCCI_DIR": str(tmp / "cocci")})
+        self.assertEqual(proc.returncode, 3, proc.stdout + proc.stderr)
+        report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
+        problems = "\n".join(report["problems"])
+        self.assertIn("flips.c: still changed by", problems)
+        self.assertIn("stray.c: not converted by this rule", problems)
+        self.assertIn("hrtimer_start(t, 5, HRTIMER_MODE_REL);", (tmp / "out" / "good.c").read_text())
+        self.assertEqual((tmp / "out" / "stray.c").read_text(), (src / "stray.c").read_text())
+
+    def test_a_spatch_timeout_is_listed_and_the_rest_converted(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-timeout-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        body = "".join(f"\tif (x == {n}) y = ktime_set(0, {n});\n" for n in range(4000))
+        src = write(tmp / "src", {"huge.c": f"void h(int x, ktime_t y)\n{{\n{body}}}\n",
+                                  "good.c": "void g(ktime_t *k)\n{\n\t*k = ktime_set(0, 5);\n}\n"})
+        proc = run_cli("convert", str(src), "--out", str(tmp / "out"), "--timeout", "1", "--min-kernel", "5.10",
+                       env={"Y2038_SPATCH_CACHE": str(tmp / "cache")})
+        report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
+        self.assertIn("*k = 5;", (tmp / "out" / "good.c").read_text())
+        if proc.returncode == 3:
+            self.assertTrue(any(p.startswith("huge.c: not converted by this rule: spatch:")
+                                for p in report["problems"]), report["problems"])
+        else:  # spatch finished within the second: then the file was converted
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            self.assertIn("huge.c", report["changed"])
