@@ -10,7 +10,7 @@ SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules bench
+.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules check-dkms bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -24,6 +24,11 @@ help:
 	@echo "  make compare OLD=6.1 NEW=6.12  sites fixed upstream / kept / new, patches mapped across versions"
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
+	@echo "                         MIN_KERNEL=X.Y: oldest kernel the result must build on (drops dead compat"
+	@echo "                         branches); default: read from the code's version conditionals"
+	@echo "                         VERIFY=1: build original and result against 6.1 and 6.12, x86_64 and arm"
+	@echo "  make check-dkms         convert the eight Debian 12 DKMS packages and build them against 6.1"
+	@echo "                         and 6.12 (x86_64, arm); writes the README's table to <work>/dkms-table.md"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch"
 	@echo "                         (about 54 min on 2 cores here; ONLY=apply|build|boot for one part)"
@@ -67,7 +72,7 @@ compare:
 
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
-	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG)
+	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG) $(if $(MIN_KERNEL),--min-kernel $(MIN_KERNEL)) $(if $(VERIFY),--verify)
 
 LEGACY_OUT := $(or $(Y2038_WORK),$(HOME)/.cache/y2038)/legacy-converted
 legacy-patch:
@@ -80,6 +85,10 @@ test:
 
 test-rules:
 	tests/run_tests.py test_rules.py
+
+check-dkms:
+	$(Y2038) deps --kver 6.1 --tests
+	Y2038_DKMS=all Y2038_DKMS_KVERS=6.1,6.12 tests/run_tests.py test_dkms.py
 
 ONLY ?= apply,build,boot
 bench: deps

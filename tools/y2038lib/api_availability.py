@@ -214,3 +214,25 @@ class SiteFilter:
                 return Decision(line, False, f"{what} needs Linux {kv.show(version)}; "
                                              f"this code supports {kv.describe(lo)}", False)
         return Decision(line, True)
+
+
+def unavailable_uses(original: str, converted: str, project, samples, histories) -> list:
+    """The compile-free check: at each sample kernel version, the lines the
+    preprocessor keeps in the conversion but not in the original may only
+    use the names the rules' histories say that kernel has.  Returns
+    ["<version>: <name> (since <v>): <line>"]."""
+    first = {}
+    for h in histories:
+        for name, version in h.introduced.items():
+            if name != "*":
+                first[name] = min(version, first.get(name, version))
+    found = []
+    for version in samples:
+        before = set(kv.lines_compiled_at(original, project, version))
+        for line in kv.lines_compiled_at(converted, project, version):
+            if line in before:
+                continue
+            for name in IDENTIFIER.findall(line):
+                if name in first and first[name] > version:
+                    found.append(f"{kv.show(version)}: {name} (since {kv.show(first[name])}): {line.strip()}")
+    return found

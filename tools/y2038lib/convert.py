@@ -169,6 +169,12 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                     line = f"{relpath}:{d.line}: {d.reason} [{path}]"
                     (kept if d.kept_for_older else refused).append(line)
         report["changed"] = sorted(changed)
+        samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
+        report["version_check"] = [f"{relpath}: {problem}" for relpath in sorted(changed) if relpath in texts
+                                   and relpath not in project.problems
+                                   for problem in api_availability.unavailable_uses(
+                                       texts[relpath], changed[relpath].decode(errors="replace"), project,
+                                       samples, histories.values())]
         report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
         report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
         decided = {(relpath, d.line, path) for path, files in applier.refused.items()
@@ -283,6 +289,8 @@ def report_text(report: dict) -> str:
             if rec["sites"]:
                 lines.append(f"  {rec['path']}: {rec['sites']} sites in {', '.join(sorted(rec['files']))}")
     sections = [("Problems (the file keeps its last good content for that rule)", "problems", "none"),
+                ("Compile-free check: a kernel of the range would compile a name it lacks",
+                 "version_check", "none"),
                 ("Kept as written for the older kernels that compile it", "kept_for_older_kernels", "nothing"),
                 ("Not converted: the replacement is missing on kernels the code supports "
                  "(--min-kernel raises the range)", "needs_newer_kernel", "nothing"),
