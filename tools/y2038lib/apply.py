@@ -20,7 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import kconfig
+from . import kconfig, text_rules
 from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -42,6 +42,9 @@ def check_rule_parses(rule) -> None:
         return
     if rule.kind == "kconfig":
         kconfig.parse_commands(rule.body, rule.relpath)
+        return
+    if rule.kind == "text":
+        text_rules.parse_commands(rule.body, rule.relpath)
         return
     mode = "patch" if rule.patch_mode else "report"
     proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", mode], check=False)
@@ -141,7 +144,7 @@ def unifdef_arguments(rule):
 
 
 def run_text_rule(rule, relpath: str, content: bytes) -> dict:
-    """A .unifdef or .kconfig rule on one file: same result shape as spatch's,
+    """A .unifdef, .kconfig or .text rule on one file: same result shape as spatch's,
     plus 'left': [(line, why)] for what the rule saw but could not convert."""
     if rule.kind == "unifdef":
         proc = subprocess.run(["unifdef", *unifdef_arguments(rule), "-"], input=content,
@@ -149,6 +152,10 @@ def run_text_rule(rule, relpath: str, content: bytes) -> dict:
         if proc.returncode not in (0, 1):  # 1: output differs from input
             return {"status": "failed", "detail": proc.stderr.decode(errors="replace").strip()}
         output, left = proc.stdout, []
+    elif rule.kind == "text":
+        output = text_rules.edit(content.decode(errors="surrogateescape"),
+                                 text_rules.parse_commands(rule.body, rule.relpath)).encode(errors="surrogateescape")
+        left = []
     else:
         text, left = kconfig.edit(content.decode(), kconfig.parse_commands(rule.body, rule.relpath))
         output = text.encode()

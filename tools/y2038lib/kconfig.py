@@ -5,7 +5,9 @@ Kconfig is not C, so Coccinelle cannot retire a configuration symbol.  A
 .kconfig rule holds, after its header, one command per line:
 
   always-y SYMBOL   the behaviour SYMBOL selected is now unconditional:
-                    the "config SYMBOL" entry (with its help text) and
+                    the "config SYMBOL" entry (with its help text and
+                    the "# ..." comment lines right above it, which
+                    describe it) and
                     every "select SYMBOL" / "select SYMBOL if EXPR" line go;
                     any other reference (depends on, default, if, imply)
                     is left as it is and reported, since rewriting the
@@ -43,6 +45,8 @@ def always_y(text: str, symbol: str):
     while i < len(lines):
         line = lines[i]
         if entry.match(line):
+            while out and out[-1].startswith("#"):  # its own comment goes with it
+                out.pop()
             i += 1
             while i < len(lines) and not ENTRY_END.match(lines[i]):
                 i += 1

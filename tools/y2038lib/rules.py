@@ -2,8 +2,9 @@
 """The rule catalogue: cocci/<campaign>/<rule>.<kind> and their headers.
 
 A rule is a Coccinelle semantic patch (.cocci) or, for what Coccinelle
-cannot see, a preprocessor rule (.unifdef: unifdef arguments) or a Kconfig
-rule (.kconfig: editor commands, see kconfig.py).  Campaigns run in the
+cannot see, a preprocessor rule (.unifdef: unifdef arguments), a Kconfig
+rule (.kconfig: editor commands, see kconfig.py) or a text rule (.text:
+comment and conditional commands, see text_rules.py).  Campaigns run in the
 order of CAMPAIGN_ORDER, rules in name order.  Header lines ("// Key:
 value", continued by indented "//  " lines) follow the kernel's
 scripts/coccinelle style; the ones the driver reads are Scope, Exclude,
@@ -23,7 +24,7 @@ from .common import COCCI_DIR, Y2038Error
 CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]
 REQUIRED_HEADERS = ("Confidence", "Scope", "Introduced", "Subject")
 # rule kind -> the files it applies to (git pathspec, and fnmatch on the path)
-RULE_KINDS = {"cocci": "*.[ch]", "unifdef": "*.[ch]", "kconfig": "*Kconfig*"}
+RULE_KINDS = {"cocci": "*.[ch]", "unifdef": "*.[ch]", "kconfig": "*Kconfig*", "text": "*.[ch]"}
 C_KEYWORDS = {"if", "else", "for", "while", "do", "return", "sizeof", "struct", "union", "enum",
               "static", "const", "void", "int", "long", "unsigned", "char", "switch", "case",
               "break", "continue", "goto", "typeof"}
@@ -57,7 +58,13 @@ class Rule:
 
     @property
     def digest(self) -> str:
-        return hashlib.sha256(self.text.encode()).hexdigest()
+        """The rule's text, and for .kconfig/.text rules the editor that
+        carries them out: a cached result is only as current as both."""
+        h = hashlib.sha256(self.text.encode())
+        editor = {"kconfig": "kconfig.py", "text": "text_rules.py"}.get(self.kind)
+        if editor:
+            h.update((Path(__file__).parent / editor).read_bytes())
+        return h.hexdigest()
 
     @property
     def options(self):

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A small editor for the .text rules of the catalogue: what goes with a
+removed configuration but that neither Coccinelle nor unifdef sees
+(comments that describe it, a conditional that only existed for it).
+
+A .text rule holds, after its header, one command per line:
+
+  drop-comment-paragraph /REGEX/
+      in C block comments, a paragraph (lines between blank comment lines)
+      whose text matches REGEX goes; a comment whose every paragraph
+      matches goes whole, with one of the blank lines around it; the first
+      paragraph (the comment's subject) goes only with the whole comment
+  rewrite-comment /REGEX/ TEXT
+      inside C comments, REGEX is replaced by TEXT
+  keep-first-branch /REGEX/ defining NAME
+      an #if whose condition matches REGEX and whose first branch
+      #defines NAME keeps its first branch only, without the directives
+
+It reports nothing: what it does not match it leaves alone.
+"""
+import re
+
+from .common import Y2038Error
+
+COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
+BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+
+
+def parse_commands(body, relpath: str):
+    commands = []
+    for line in body:
+        m = COMMAND.match(line)
+        if not m:
+            raise Y2038Error(f"{relpath}: cannot read command {line!r}")
+        verb, regex, rest = m.group(1), m.group(2).replace("\\/", "/"), m.group(3).strip()
+        try:
+            pattern = re.compile(regex)
+        except re.error as err:
+            raise Y2038Error(f"{relpath}: bad regex in {line!r}: {err}") from None
+        if verb == "keep-first-branch":
+            name = re.fullmatch(r"defining\s+([A-Za-z_]\w*)", rest)
+            if not name:
+                raise Y2038Error(f"{relpath}: {line!r}: expected 'defining NAME' after the regex")
+            rest = name.group(1)
+        elif verb == "rewrite-comment" and not rest:
+            raise Y2038Error(f"{relpath}: {line!r}: rewrite-comment needs the new text")
+        commands.append((verb, pattern, rest))
+    if not commands:
+        raise Y2038Error(f"{relpath}: no command after the header")
+    return commands
+
+
+def comment_paragraphs(comment: str):
+    """[(first, last)] line indexes of the paragraphs of a block comment."""
+    lines = comment.split("\n")
+    body = [re.sub(r"^\s*/?\*+/?|\*/\s*$", "", l).strip() for l in lines]
+    paragraphs, start = [], None
+    for n, text in enumerate(body):
+        if text and start is None:
+            start = n
+        if not text and start is not None:
+            paragraphs.append((start, n - 1))
+            start = None
+    if start is not None:
+        paragraphs.append((start, len(lines) - 1))
+    return lines, body, paragraphs
+
+
+def drop_paragraphs(text: str, pattern) -> str:
+    def edit(m):
+        comment = m.group(0)
+        lines, body, paragraphs = comment_paragraphs(comment)
+        doomed = [p for p in paragraphs if pattern.search(" ".join(body[p[0]:p[1] + 1]))]
+        if not doomed:
+            return comment
+        if len(doomed) == len(paragraphs):
+            return "\0DROP\0"
+        # the first paragraph is the comment's subject: it goes only with the whole comment
+        doomed = [p for p in doomed if p != paragraphs[0]]
+        drop = set()
+        for first, last in doomed:
+            drop.update(range(first, last + 1))
+            # with the blank comment line after it (or before it, at the end)
+            if last + 1 < len(lines) and not body[last + 1] and last + 1 != len(lines) - 1:
+                drop.add(last + 1)
+            elif first - 1 > 0 and not body[first - 1]:
+                drop.add(first - 1)
+        if 0 in drop or len(lines) - 1 in drop:  # the first or last line also opens or closes it
+            return comment
+        return "\n".join(l for n, l in enumerate(lines) if n not in drop)
+    edited = BLOCK_COMMENT.sub(edit, text)
+    if "\0DROP\0" not in edited:
+        return edited
+    out = edited.split("\n")
+    result = []
+    for n, line in enumerate(out):
+        if line.strip() == "\0DROP\0":
+            # unifdef -B: take one of the blank lines around it
+            if result and not result[-1].strip() and n + 1 < len(out) and not out[n + 1].strip():
+                result.pop()
+            continue
+        result.append(line.replace("\0DROP\0", "").rstrip() if "\0DROP\0" in line else line)
+    return "\n".join(result)
+
+
+def keep_first_branch(text: str, pattern, name: str) -> str:
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        m = re.match(r"^\s*#\s*if\s+(.*?)\s*$", lines[n])
+        if m and pattern.search(m.group(1)):
+            depth, branches, end = 0, [n], None
+            for k in range(n + 1, len(lines)):
+                d = re.match(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", lines[k])
+                if not d:
+                    continue
+                if d.group(1).startswith("if"):
+                    depth += 1
+                elif d.group(1) == "endif" and depth:
+                    depth -= 1
+                elif d.group(1) == "endif":
+                    end = k
+                    break
+                elif not depth:
+                    branches.append(k)
+            if end is not None:
+                first = lines[n + 1:branches[1] if len(branches) > 1 else end]
+                if any(re.match(rf"^\s*#\s*define\s+{re.escape(name)}\b", l) for l in first):
+                    lines[n:end + 1] = [re.sub(r"^(\s*)#\s+define", r"\1#define", l) for l in first]
+                    n += len(first)
+                    continue
+        n += 1
+    return "\n".join(lines)
+
+
+def edit(text: str, commands) -> str:
+    for verb, pattern, arg in commands:
+        if verb == "drop-comment-paragraph":
+            text = drop_paragraphs(text, pattern)
+        elif verb == "rewrite-comment":
+            text = BLOCK_COMMENT.sub(lambda m: pattern.sub(arg, m.group(0)), text)
+        else:
+            text = keep_first_branch(text, pattern, arg)
+    return text
