@@ -90,6 +90,13 @@ class RuleTriples(unittest.TestCase):
             for line, why in found:
                 self.assertNotIn(expected.splitlines()[line - 1], written, f"{rule.relpath} lists its own output: {why}")
 
+    def test_leftovers_name_the_line_of_the_designator(self):
+        """A match that starts at the ',' ending the line before is listed
+        on the designator's own line."""
+        rule = rules.parse_rule(REPO / "cocci/ktime-scalar/tv64.cocci")
+        text = b"static struct s x = {\n\t.type = EV_SW,\n\t.debounce_time.tv64 = 0,\n};\n"
+        self.assertEqual([line for line, _ in apply.leftovers(rule, {"status": "unchanged", "input": text})], [3])
+
     def test_listed_names_are_the_functions_the_rule_added(self):
         """A '// Lists:' header names, in the commit message, what the rule
         added: on its own triple it must find each name and nothing else."""

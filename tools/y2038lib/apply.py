@@ -370,7 +370,9 @@ def leftovers(rule, result: dict):
     lines = text.splitlines()
     found = []
     for m in rule.leftover_regex.finditer(code):
-        line_no = code.count(b"\n", 0, m.start()) + 1
+        # a regex may start at the ',' or '{' before what it found: name that line
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(b"{,( \t\r\n"))
+        line_no = code.count(b"\n", 0, start) + 1
         found.append((line_no, f"left as it is, convert by hand: {lines[line_no - 1].decode(errors='replace').strip()}"))
     return list(dict.fromkeys(found))
 

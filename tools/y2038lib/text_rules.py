@@ -15,6 +15,13 @@ A .text rule holds, after its header, one command per line:
   keep-first-branch /REGEX/ defining NAME
       an #if whose condition matches REGEX and whose first branch
       #defines NAME keeps its first branch only, without the directives
+  ktime-designators
+      designated initialisers of the non-scalar ktime_t that spatch does
+      not see (nested designators): `.x.tv64 = v` and `.x = { .tv64 = v }`
+      become `.x = v`; `.x.tv.sec = s` and `.x.tv.nsec = ns` in one
+      initialiser become `.x = (s64)s * NSEC_PER_SEC + ns` (a constant
+      expression: it stays valid in a static initialiser), either alone
+      the part given (a designated initialiser zeroes the rest)
 
 It reports nothing: what it does not match it leaves alone.
 """
@@ -23,12 +30,16 @@ import re
 from .common import Y2038Error
 
 COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
+BARE_COMMANDS = ("ktime-designators",)
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
 def parse_commands(body, relpath: str):
     commands = []
     for line in body:
+        if line.strip() in BARE_COMMANDS:
+            commands.append((line.strip(), None, None))
+            continue
         m = COMMAND.match(line)
         if not m:
             raise Y2038Error(f"{relpath}: cannot read command {line!r}")
@@ -139,6 +150,105 @@ def edit(text: str, commands) -> str:
             text = drop_paragraphs(text, pattern)
         elif verb == "rewrite-comment":
             text = BLOCK_COMMENT.sub(lambda m: pattern.sub(arg, m.group(0)), text)
+        elif verb == "ktime-designators":
+            text = ktime_designators(text)
         else:
             text = keep_first_branch(text, pattern, arg)
+    return text
+
+
+DESIGNATOR = re.compile(r"(?<![\w\]\)])(?P<path>(?:\.\s*[A-Za-z_]\w*\s*(?:\[[^\]=]*\]\s*)*)+?)"
+                        r"(?:\.\s*tv64|\.\s*tv\s*\.\s*(?P<half>n?sec))\s*=(?!=)\s*")
+BRACED_TV64 = re.compile(r"(?P<path>\.\s*[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*=\s*\{\s*\.\s*tv64\s*=\s*"
+                         r"(?P<value>[^{},]+?)\s*,?\s*\}")
+LOW_PRECEDENCE = re.compile(r"\?|\|\||&&|[|&^]|<<|>>|[<>=!]=|[<>]")
+
+
+def initialiser_value(text: str, start: int) -> int:
+    """Where the initialiser value starting at start ends: the next ',' or
+    '}' at its own nesting level."""
+    depth = 0
+    for pos in range(start, len(text)):
+        c = text[pos]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return pos
+            depth -= 1
+        elif c == "," and depth == 0:
+            return pos
+    return len(text)
+
+
+def ktime_designators(text: str) -> str:
+    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    code = BRACED_TV64.sub(lambda m: " " * len(m.group(0)), code)  # handled below, on the text
+    text = BRACED_TV64.sub(lambda m: f"{m.group('path')} = {m.group('value').strip()}", text)
+    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    sites = []  # (start, value start, value end, path, half)
+    for m in DESIGNATOR.finditer(code):
+        before = code[:m.start()].rstrip()
+        if not before.endswith(("{", ",")):
+            continue  # not a designator: a member access in an expression
+        end = initialiser_value(code, m.end())
+        end = m.end() + len(code[m.end():end].rstrip())
+        path = re.sub(r"\s+", "", m.group("path"))
+        sites.append((m.start(), m.end(), end, path, m.group("half")))
+    if not sites:
+        return text
+    # .tv.sec and .tv.nsec of one object in one initialiser (same enclosing brace)
+    def brace_of(pos):
+        depth, p = 0, pos
+        while p > 0:
+            p -= 1
+            if code[p] == "}":
+                depth += 1
+            elif code[p] == "{":
+                if depth == 0:
+                    return p
+                depth -= 1
+        return -1
+    groups = {}
+    for site in sites:
+        if site[4]:
+            groups.setdefault((brace_of(site[0]), site[3]), {})[site[4]] = site
+    edits = []  # (start, end, replacement)
+    for site in sites:
+        start, vstart, vend, path, half = site
+        value = text[vstart:vend].strip()
+        if not half:
+            edits.append((start, vend, f"{path} = {value}"))
+            continue
+        pair = groups[(brace_of(start), path)]
+        sec, nsec = pair.get("sec"), pair.get("nsec")
+        if half == "nsec" and sec:
+            continue  # written with its .tv.sec
+        wrap = lambda v: f"({v})" if LOW_PRECEDENCE.search(v) or "+" in v or "-" in v.lstrip("-") else v
+        if half == "nsec":
+            edits.append((start, vend, f"{path} = {value}"))
+            continue
+        seconds = f"(s64){wrap(value)} * NSEC_PER_SEC"
+        if nsec:
+            ns_value = text[nsec[1]:nsec[2]].strip()
+            if ns_value not in ("0", "0L", "0UL"):
+                seconds += f" + {wrap(ns_value)}"
+            # the .tv.nsec designator goes, with its comma and, if alone, its line
+            n_start, n_end = nsec[0], nsec[2]
+            if n_end < len(text) and text[n_end] == ",":
+                n_end += 1
+                while n_end < len(text) and text[n_end] in " \t":
+                    n_end += 1
+            else:  # the last one: take the comma before it
+                n_start = len(text[:n_start].rstrip()) - 1 if text[:n_start].rstrip().endswith(",") else n_start
+            line_start = text.rfind("\n", 0, n_start) + 1
+            line_end = text.find("\n", n_end)
+            if not text[line_start:n_start].strip() and not text[n_end:line_end if line_end >= 0 else None].strip():
+                n_start, n_end = line_start, (line_end + 1 if line_end >= 0 else len(text))
+            edits.append((n_start, n_end, ""))
+        edits.append((start, vend, f"{path} = {seconds}"))
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
     return text
