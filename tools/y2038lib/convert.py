@@ -20,11 +20,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import api_availability, kernel_versions
-from .apply import Applier, check_rule_parses, idempotence_offenders, run_campaign
+from . import api_availability, driver_types, kernel_versions
+from .apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from .common import REPO, Y2038Error, progress, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
+# the whole-driver pass runs before this campaign: its per-file rules then
+# see the driver's own declarations already converted
+WHOLE_DRIVER_BEFORE = "legacy-time-api"
 REPORT_LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):[\d-]+: (?P<what>.*)$")
 
 
@@ -128,6 +131,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
     applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
+        if campaign == WHOLE_DRIVER_BEFORE:
+            report["whole_driver"] = whole_driver_pass(applier, c_files, project, kernel_range)
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
             report["campaigns"].append(entry)
@@ -174,11 +179,16 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                                    and relpath not in project.problems
                                    for problem in api_availability.unavailable_uses(
                                        texts[relpath], changed[relpath].decode(errors="replace"), project,
-                                       samples, histories.values())]
+                                       samples, [*histories.values(), WHOLE_DRIVER_HISTORY])]
         report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
         report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
         decided = {(relpath, d.line, path) for path, files in applier.refused.items()
                    for relpath, decisions in files.items() for d in decisions}
+        for kept in report.get("whole_driver", {}).get("kept", []):
+            # still declared with the old type once every rule ran: left
+            if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
+                             applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
+                left.append(f"{kept['why']} [whole-driver]")
         report["left"] = sorted({line for line in left
                                  if not for_older_kernels(line, applier, project, kernel_range, histories)
                                  and not already_listed(line, decided)}, key=sort_key)
@@ -220,6 +230,38 @@ def already_listed(line: str, decided) -> bool:
     m = REPORT_LINE.match(line)
     rule = re.search(r"\[(cocci/[^\]]+)\]$", line)
     return bool(m and rule and (m.group("file"), int(m.group("line")), rule.group(1)) in decided)
+
+
+WHOLE_DRIVER_HISTORY = api_availability.RuleHistory(api_availability.history(driver_types.INTRODUCED),
+                                                    api_availability.history(driver_types.REMOVED), False)
+
+
+def whole_driver_pass(applier, c_files, project, kernel_range) -> dict:
+    """The driver's own struct timespec/timeval declarations with all their
+    uses across the directory (driver_types), where the kernel range allows."""
+    texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
+    introduced = api_availability.history(driver_types.INTRODUCED)
+    gone = min(api_availability.history(driver_types.REMOVED).values())
+    samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
+    versions = {}
+
+    def allowed(relpath, line, new) -> bool:
+        if relpath not in versions:
+            try:
+                versions[relpath] = kernel_versions.SourceVersions(texts[relpath], project.evaluator, samples)
+            except kernel_versions.ConditionalError:
+                versions[relpath] = None
+        kernels = versions[relpath].kernels(line) if versions[relpath] else (kernel_range.lo, kernel_range.hi)
+        needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced] or [0])
+        return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
+
+    new, converted, kept = driver_types.convert(texts, allowed)
+    sites = 0
+    for relpath, text in new.items():
+        sites += len(removed_lines(applier.content(relpath), text.encode()))
+        applier.current[relpath] = text.encode()
+    progress(f"whole-driver pass: {len(converted)} declaration groups converted, {len(kept)} kept")
+    return {"converted": converted, "kept": kept, "files": sorted(new), "sites": sites}
 
 
 def drop_compat_branches(applier, project, kernel_range, texts) -> dict:
@@ -283,6 +325,11 @@ def report_text(report: dict) -> str:
     if compat["branches_dropped"]:
         lines.append(f"dead compat code: {compat['branches_dropped']} version branches dropped in "
                      f"{len(compat['files'])} files")
+    whole = report.get("whole_driver")
+    if whole:
+        lines.append(f"whole-driver pass: {whole['sites']} sites in {len(whole['files'])} files, "
+                     f"{len(whole['converted'])} groups of declarations converted with all their uses")
+        lines += [f"  {group}" for group in whole["converted"]]
     for entry in report["campaigns"]:
         lines.append(f"campaign {entry['name']}: {entry['sites']} sites in {len(entry['files'])} files")
         for rec in entry["rules"]:
@@ -304,7 +351,7 @@ def report_text(report: dict) -> str:
 
 
 def summary(report: dict) -> str:
-    sites = sum(e["sites"] for e in report["campaigns"])
+    sites = sum(e["sites"] for e in report["campaigns"]) + report.get("whole_driver", {}).get("sites", 0)
     return (f"kernels {report['kernels']['text']}: {sites} sites converted in {len(report['changed'])} files"
             + (f", {report['compat']['branches_dropped']} dead compat branches dropped"
                if report["compat"]["branches_dropped"] else "")

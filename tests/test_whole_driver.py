@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The whole-driver pass (driver_types) on a driver written here
+(tests/fixtures/whole-driver): a struct's timespec fields declared in its
+header, filled and combined in two .c files with locals and a parameter,
+convert together with the prototype and a printed tv_sec's format; a
+timeval file-scope variable converts with its tv_usec; an ioctl structure
+that reaches user space and a field passed to a kernel function stay, each
+listed with its line; and the result is what convert writes."""
+import json
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from helpers import REPO, run_cli
+from y2038lib import driver_types
+
+FIXTURE = REPO / "tests" / "fixtures" / "whole-driver"
+
+
+class WholeDriver(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.texts = {p.name: p.read_text() for p in sorted(FIXTURE.glob("*.[ch]"))}
+        cls.new, cls.converted, cls.kept = driver_types.convert(cls.texts)
+
+    def test_fields_locals_and_parameters_convert_together(self):
+        self.assertIn("field last, field start, local delta, local now, param when", self.converted)
+        self.assertIn("\tstruct timespec64 last;\n\tstruct timespec64 start;", self.new["drv.h"])
+        self.assertIn("void drv_stamp(struct drv_state *s, struct timespec64 *when);", self.new["drv.h"])
+        core = self.new["drv_core.c"]
+        for line in ("void drv_stamp(struct drv_state *s, struct timespec64 *when)",
+                     "struct timespec64 now, delta;", "ktime_get_real_ts64(&now);",
+                     "delta = timespec64_sub(now, s->start);",
+                     'pr_info("tick %lld.%09ld\\n", delta.tv_sec, delta.tv_nsec);',
+                     "s->x = timespec64_to_ns(&s->last) / 1000;"):
+            self.assertIn(line, core)
+        init = self.new["drv_init.c"]
+        for line in ("ktime_get_ts64(&s->start);", "ktime_get_coarse_real_ts64(&s->last);",
+                     "static struct timespec64 drv_loaded;", "ktime_get_real_ts64(&drv_loaded);",
+                     'pr_info("loaded at %lld.%06lu\\n", drv_loaded.tv_sec, drv_loaded.tv_nsec / NSEC_PER_USEC);'):
+            self.assertIn(line, init)
+
+    def test_abi_and_kernel_interfaces_stay_and_are_listed(self):
+        whys = [k["why"] for k in self.kept]
+        self.assertIn("drv.h:12: struct drv_ioc reaches user space (field when) [field when: kept as struct timeval]",
+                      whys)
+        self.assertIn("drv_core.c:31: passed to kernel_fn() [field stamp: kept as struct timespec]", whys)
+        self.assertIn("\tstruct timeval when;", self.new["drv.h"])
+        self.assertIn("\tstruct timespec stamp;", self.new["drv.h"])
+        self.assertIn("do_gettimeofday(&ioc.when);", self.new["drv_core.c"])
+
+    def test_a_range_that_forbids_a_line_keeps_its_whole_group(self):
+        new, converted, kept = driver_types.convert(self.texts, lambda relpath, line, text: relpath != "drv_init.c")
+        self.assertEqual(converted, [])
+        self.assertNotIn("drv.h", new)
+
+    def test_convert_writes_it(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-whole-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        proc = run_cli("convert", str(FIXTURE), "--out", str(tmp / "out"), check=True)
+        report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
+        self.assertEqual(len(report["whole_driver"]["converted"]), 2, proc.stdout)
+        for name, text in self.new.items():
+            self.assertEqual((tmp / "out" / name).read_text(), text)
+        self.assertTrue(any("struct drv_ioc reaches user space" in line for line in report["left"]))
+        self.assertEqual(report["version_check"], [])

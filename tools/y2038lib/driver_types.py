@@ -1,0 +1,651 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Whole-driver analysis: the driver's own struct timespec/timeval
+declarations, converted to struct timespec64 with every use, in every file
+of the directory, or not at all.
+
+A rule run file by file cannot change a field declared in a header and
+filled in three .c files.  This pass reads the directory as one program:
+
+- candidates: fields of structs the driver defines (not in a uapi header),
+  file-scope variables, locals and the parameters of functions it defines
+  (`struct timespec *p` or by value) of type struct timespec or timeval;
+- uses: every mention of each name (a field as `.name`/`->name`), with the
+  expression around it: a fill (`getnstimeofday(&x->ts)`), a helper
+  (`timespec_sub(a, b)`, `timespec_to_ns(&x)`), a member (`.tv_sec`,
+  `.tv_nsec`, `.tv_usec`), an assignment from a clock or between two
+  candidates, an argument to one of the driver's own functions whose
+  parameter is a candidate, a print of `.tv_sec` (the format then says
+  `%lld`);
+- clusters: candidates linked by assignment, helpers or calls convert
+  together; one use of any other kind (copy_to_user, a kernel interface, a
+  structure that reaches user space through sizeof(struct ...) in
+  copy_to_user/copy_from_user or an _IO*() ioctl number) keeps the whole
+  cluster as it is, listed with the reason and the line.
+
+Names are matched by text, so a field name shared with another structure
+(a kernel one included) brings that structure's uses in: any use that is not
+one of the shapes above keeps the cluster, which errs on the side of leaving
+code alone.
+"""
+import re
+from dataclasses import dataclass, field
+
+FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
+    "getnstimeofday": "ktime_get_real_ts64", "do_gettimeofday": "ktime_get_real_ts64",
+    "ktime_get_real_ts": "ktime_get_real_ts64", "ktime_get_ts": "ktime_get_ts64",
+    "getrawmonotonic": "ktime_get_raw_ts64", "get_monotonic_boottime": "ktime_get_boottime_ts64",
+    "getboottime": "getboottime64",
+}
+HELPERS = {  # helper on struct timespec -> its timespec64 form
+    "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
+    "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
+    "timespec_to_ns": "timespec64_to_ns", "timespec_valid": "timespec64_valid",
+    "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
+    "timespec_to_ktime": "timespec64_to_ktime",
+}
+VALUES = {  # call assigned to a candidate -> its timespec64 form
+    "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
+    "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
+}
+STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
+                   "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
+PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|snprintf|sprintf|scnprintf|"
+                    r"trace_printk|pr_debug|pr_info|pr_err|pr_warn)$")
+# the names this pass may write, and the first kernel with each (the site
+# filter and the compile-free check read them like a rule's // Introduced:)
+INTRODUCED = ("3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
+              "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, "
+              "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
+              "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
+              "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
+REMOVED = "5.6 timespec, 5.6 timeval"
+DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
+
+
+def blank(text: str) -> str:
+    """Comments, strings and character literals as spaces (offsets kept)."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+
+
+@dataclass
+class Candidate:
+    kind: str  # field, global, local, param
+    name: str
+    type: str  # timespec or timeval
+    relpath: str
+    decl: tuple  # (start, end) of the "struct timespec" words
+    scope: tuple = None  # (start, end) of the function body, for locals and params
+    function: str = ""  # the function a param belongs to, and its position
+    position: int = 0
+    pointer: bool = False
+    init: tuple = None  # (start, end) of the initialiser's value
+
+    @property
+    def key(self):
+        return (self.kind, self.name, self.relpath, self.scope, self.function)
+
+
+@dataclass
+class Cluster:
+    members: list
+    edits: list = field(default_factory=list)  # (relpath, start, end, new)
+    refused: str = ""
+
+
+def line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
+    """Offset of the bracket closing the one at pos."""
+    depth = 0
+    for i in range(pos, len(code)):
+        if code[i] == open_char:
+            depth += 1
+        elif code[i] == close_char:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def functions(code: str):
+    """[(name, params start, params end, body start, body end)] of the
+    function definitions in a file (top level, braces balanced)."""
+    found = []
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", code):
+        if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof", "defined"):
+            continue
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        if code[line_start:m.start()].strip().startswith("#"):
+            continue
+        close = matching(code, m.end() - 1)
+        if close < 0:
+            continue
+        after = re.match(r"\s*\{", code[close + 1:])
+        if not after:
+            continue
+        depth = code[:m.start()].count("{") - code[:m.start()].count("}")
+        if depth != 0:
+            continue
+        body = close + after.end()
+        end = matching(code, body, "{", "}")
+        if end > 0:
+            found.append((m.group(1), m.end(), close, body, end))
+    return found
+
+
+def find_candidates(texts: dict):
+    candidates, abi_structs = [], {}
+    for relpath, text in texts.items():
+        code = blank(text)
+        for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
+            name = m.group(2) or m.group(3)
+            abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
+        if "/uapi/" in f"/{relpath}":
+            continue
+        funcs = functions(code)
+        for m in DECLARATION.finditer(code):
+            rest = code[m.end():]
+            decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", rest)
+            if not decl:
+                continue
+            pointer, name, array, end = decl.group(1), decl.group(2), decl.group(3), decl.group(4)
+            if array:
+                continue
+            kind, scope, function = None, None, ""
+            inside = [f for f in funcs if f[1] <= m.start() <= f[2]]
+            body = [f for f in funcs if f[3] < m.start() < f[4]]
+            if inside:
+                kind, scope, function = "param", (inside[0][3], inside[0][4]), inside[0][0]
+            elif body:
+                if pointer:
+                    continue
+                kind, scope, function = "local", (body[0][3], body[0][4]), body[0][0]
+            else:
+                depth = code[:m.start()].count("{") - code[:m.start()].count("}")
+                if end == ")":
+                    continue  # a prototype's parameter
+                if depth > 0:
+                    struct = re.findall(r"\bstruct\s+(\w+)\s*\{[^{}]*$", code[:m.start()])
+                    if pointer:
+                        continue
+                    kind = "field"
+                    function = struct[-1] if struct else ""
+                else:
+                    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, m.start()):m.start()]):
+                        continue
+                    kind = "global"
+            init = None
+            if end == "=" and kind in ("local", "global"):
+                value_start = m.end() + decl.end()
+                stop = value_start
+                depth = 0
+                while stop < len(code) and not (code[stop] in ",;" and depth == 0):
+                    depth += code[stop] in "({[" and 1 or (code[stop] in ")}]" and -1 or 0)
+                    stop += 1
+                init = (value_start, stop)
+            candidates.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
+                                        function, m.start(), bool(pointer), init))
+            # more declarators in the same declaration: struct timespec a, b;
+            if end == "," and kind in ("local", "global"):
+                stop = code.find(";", m.end())
+                for extra in re.finditer(r",\s*([A-Za-z_]\w*)\s*(?=[,;])", code[m.end():stop + 1]):
+                    candidates.append(Candidate(kind, extra.group(1), m.group(1), relpath, (m.start(), m.end()),
+                                                scope, function, m.start() + 1))
+    return candidates, abi_structs
+
+
+USE_MEMBER = re.compile(r"\s*\.\s*(tv_sec|tv_nsec|tv_usec)\b")
+
+
+def expression_start(code: str, end: int) -> int:
+    """Start of the postfix expression ending at end (x, x->y, a[i].b, (p)->q)."""
+    pos = end
+    while pos > 0:
+        while pos > 0 and code[pos - 1] in " \t\n":
+            pos -= 1
+        if pos >= 2 and code[pos - 2:pos] == "->":
+            pos -= 2
+            continue
+        if pos >= 1 and code[pos - 1] == "." and not (pos >= 2 and code[pos - 2].isdigit()):
+            pos -= 1
+            continue
+        if pos >= 1 and code[pos - 1] in ")]":
+            opener = "(" if code[pos - 1] == ")" else "["
+            depth, i = 0, pos - 1
+            while i >= 0:
+                if code[i] in ")]":
+                    depth += 1
+                elif code[i] in "([":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                i -= 1
+            if i < 0 or code[i] != opener:
+                return pos
+            # a call or a cast keeps going only for (expr)->x and a[i]
+            pos = i
+            continue
+        m = re.search(r"[A-Za-z_]\w*$", code[:pos])
+        if m:
+            pos = m.start()
+            # what came before must be a member operator to go on
+            before = code[:pos].rstrip()
+            if before.endswith("->") or (before.endswith(".") and not before[-2:-1].isdigit()):
+                pos = len(before)
+                continue
+        return pos
+    return pos
+
+
+class Analysis:
+    def __init__(self, texts: dict):
+        self.texts = texts
+        self.code = {p: blank(t) for p, t in texts.items()}
+        self.candidates, self.abi_structs = find_candidates(texts)
+        self.funcs = {p: functions(c) for p, c in self.code.items()}
+        self.param_of = {}  # (function, index) -> Candidate
+        for c in self.candidates:
+            if c.kind == "param":
+                f = next(f for f in self.funcs[c.relpath] if f[0] == c.function)
+                params = split_args(self.code[c.relpath][f[1]:f[2]])
+                index = next((i for i, p in enumerate(params) if re.search(rf"\b{c.name}\s*$", p.strip())), None)
+                if index is not None:
+                    self.param_of[(c.function, index)] = c
+        self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+
+    def uses(self, c: Candidate):
+        """[(relpath, start, end)] of each mention, the declaration aside."""
+        found = []
+        if c.kind == "field":
+            pattern = re.compile(rf"(\.|->)\s*{re.escape(c.name)}\b")
+            for relpath, code in self.code.items():
+                for m in pattern.finditer(code):
+                    found.append((relpath, m.start(), m.end()))
+            return found
+        code = self.code[c.relpath]
+        lo, hi = c.scope if c.scope else (0, len(code))
+        if c.kind == "global":
+            files = self.code.items() if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position):c.position]) \
+                else [(c.relpath, code)]
+            for relpath, other in files:
+                for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
+                    if relpath == c.relpath and c.decl[0] <= m.start() <= c.decl[1] + len(c.name) + 40 \
+                            and other[c.decl[1]:m.start()].strip(" \t*,") == "":
+                        continue
+                    if any(f[3] < m.start() < f[4] and self._shadowed(relpath, f, c.name) for f in self.funcs[relpath]):
+                        continue
+                    found.append((relpath, m.start(), m.end()))
+            return found
+        for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
+            start = lo + m.start()
+            found.append((c.relpath, start, start + len(c.name)))
+        if c.kind == "local":  # the declaration's own mention
+            found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
+                                                   or re.match(r"\s*[,;=]", code[u[2]:]) and
+                                                   re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
+        return found
+
+    def _shadowed(self, relpath, f, name):
+        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|\b\w+\s+\*?{re.escape(name)}\s*[;=,)]",
+                         self.code[relpath][f[1]:f[4]]) is not None
+
+
+def split_args(text: str):
+    args, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        args.append(current)
+    return args
+
+
+def enclosing_call(code: str, pos: int):
+    """(name, open paren, close paren, argument index) of the innermost call
+    around pos, or None."""
+    depth, i = 0, pos - 1
+    while i >= 0:
+        ch = code[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                m = re.search(r"([A-Za-z_]\w*)\s*$", code[:i])
+                close = matching(code, i)
+                if not m or close < 0:
+                    return None
+                index = len(split_args(code[i + 1:pos])) - 1 if code[i + 1:pos].strip() else 0
+                if code[i + 1:pos].rstrip().endswith(","):
+                    index += 1
+                return m.group(1), i, close, max(index, 0)
+            depth -= 1
+        elif ch in ";{}" and depth == 0:
+            return None
+        i -= 1
+    return None
+
+
+def convert(texts: dict, allowed=lambda relpath, line, new: True):
+    """Returns ({relpath: new text}, [converted cluster descriptions],
+    [kept: {"why": "relpath:line: why", "names": [(relpath, name)]}]).  allowed(relpath, line, new text) -> bool
+    says whether a line may take that change (the kernel range's verdict)."""
+    a = Analysis(texts)
+    if not a.candidates:
+        return {}, [], []
+    index = {c.key: n for n, c in enumerate(a.candidates)}
+    parent = list(range(len(a.candidates)))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(x, y):
+        parent[find(x)] = find(y)
+
+    edits = {n: [] for n in range(len(a.candidates))}
+    problems = {}
+    by_name = {}
+    for n, c in enumerate(a.candidates):
+        by_name.setdefault((c.kind, c.name), []).append(n)
+    shared = {}
+    for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
+        union(n, shared.setdefault((c.relpath, c.decl), n))
+    for n, c in enumerate(a.candidates):
+        struct = c.function if c.kind == "field" else ""
+        if c.kind == "field" and struct in a.abi_structs:
+            problems.setdefault(n, a.abi_structs[struct] + f" (field {c.name})")
+            continue
+        if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
+            for other in by_name[("field", c.name)]:
+                union(n, other)
+        if c.type == "timeval" and c.kind == "param":
+            problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.position)}: "
+                                   f"a struct timeval parameter: its callers' tv_usec needs a human")
+        if c.init:
+            why = classify_initialiser(a, c, n, edits, union)
+            if why:
+                problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.init[0])}: {why}")
+        for relpath, start, end in a.uses(c):
+            why = classify(a, c, n, relpath, start, end, edits, union, index)
+            if why:
+                problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
+    clusters = {}
+    for n in range(len(a.candidates)):
+        clusters.setdefault(find(n), []).append(n)
+    new_texts, converted, kept = {}, [], []
+    per_file = {}
+    for root, members in sorted(clusters.items()):
+        if all(a.candidates[m].kind == "local" for m in members) and \
+                not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (a.candidates[m].relpath,
+                                                                               a.candidates[m].decl)) > 1
+                        for m in members):
+            continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
+        names = ", ".join(sorted({f"{a.candidates[m].kind} {a.candidates[m].name}" for m in members}))
+        refused = [problems[m] for m in members if m in problems]
+        cluster_edits = [e for m in members for e in edits[m]]
+        for m in members:
+            c = a.candidates[m]
+            cluster_edits.append((c.relpath, c.decl[0], c.decl[1], "struct timespec64"))
+        if not refused:
+            blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
+                       if not allowed(p, line_of(texts[p], s), new)]
+            if blocked:
+                refused = [f"{blocked[0]}: the kernel range does not allow this change"]
+        if refused:
+            kept.append({"why": f"{refused[0]} [{names}: kept as struct {a.candidates[members[0]].type}]",
+                         "names": sorted({(a.candidates[m].relpath, a.candidates[m].name) for m in members})})
+            continue
+        converted.append(names)
+        cluster_edits += prototype_edits(a, [a.candidates[m] for m in members if a.candidates[m].kind == "param"])
+        for e in cluster_edits:
+            per_file.setdefault(e[0], set()).add(e[1:])
+    for relpath, file_edits in per_file.items():
+        text = texts[relpath]
+        for start, end, new in sorted(file_edits, reverse=True):
+            text = text[:start] + new + text[end:]
+        new_texts[relpath] = text
+    return new_texts, converted, kept
+
+
+def classify(a, c, n, relpath, start, end, edits, union, index):
+    """Records the edits a use needs; returns why it cannot convert, or ''."""
+    code = a.code[relpath]
+    expr_start = expression_start(code, start) if c.kind == "field" else start
+    expr = code[expr_start:end]
+    after = code[end:end + 200]
+    member = USE_MEMBER.match(after)
+    if member:
+        name = member.group(1)
+        m_start, m_end = end + member.start(1), end + member.end(1)
+        if name == "tv_usec":
+            if c.type != "timeval":
+                return "tv_usec of a timespec"
+            if re.match(r"\s*(=[^=]|\+=|-=|\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
+                return "tv_usec written"
+            edits[n].append((relpath, m_start, m_end, "tv_nsec / NSEC_PER_USEC"))
+            after_expr = code[m_end:m_end + 3]
+            if re.match(r"\s*[*/%]", after_expr):  # (tv_nsec / NSEC_PER_USEC) * x keeps its meaning
+                edits[n][-1] = (relpath, expr_start, m_end, f"({a.texts[relpath][expr_start:m_start]}tv_nsec / NSEC_PER_USEC)")
+            return ""
+        call = enclosing_call(code, expr_start)
+        if name == "tv_sec" and call and PRINTS.match(call[0]):
+            return print_edit(a, relpath, call, expr_start, m_end, edits[n])
+        return ""
+    before = code[:expr_start].rstrip()
+    call = enclosing_call(code, expr_start)
+    # &x as an argument
+    if before.endswith("&") and not before.endswith("&&"):
+        amp = len(before) - 1
+        inner_call = enclosing_call(code, amp)
+        parens = 0
+        if inner_call is None and before[:-1].rstrip().endswith("("):
+            return "address taken"
+        if inner_call:
+            fname, open_, close, idx = inner_call
+            if fname in FILLS:
+                if c.type == "timeval" and fname != "do_gettimeofday":
+                    return f"{fname}() on a timeval"
+                edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+                return ""
+            if fname in HELPERS:
+                edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+                return link_args(a, c, n, relpath, open_, close, union, index)
+            if fname in ("memset", "memcpy"):
+                return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union, index)
+            return link_param(a, c, n, fname, idx, union)
+        return "address taken"
+    # x inside (...) directly: &(x->ts) shape
+    if before.endswith("(") and code[end:].lstrip().startswith(")"):
+        b2 = before[:-1].rstrip()
+        if b2.endswith("&") and not b2.endswith("&&"):
+            inner_call = enclosing_call(code, len(b2) - 1)
+            if inner_call:
+                fname, open_, close, idx = inner_call
+                if fname in FILLS and (c.type == "timespec" or fname == "do_gettimeofday"):
+                    edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+                    return ""
+                if fname in HELPERS:
+                    edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+                    return link_args(a, c, n, relpath, open_, close, union, index)
+                return link_param(a, c, n, fname, idx, union)
+    if re.match(r"\s*=[^=]", code[end:]):  # x = value;
+        value_start = end + code[end:].index("=") + 1
+        stop = code.find(";", value_start)
+        value = code[value_start:stop].strip()
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
+        if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
+                and c.type == "timespec" and before.endswith((";", "{", "}")):
+            edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
+            return ""
+        if m and m.group(1) in VALUES and c.type == "timespec":
+            vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
+            edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, index) \
+                if m.group(1) in ("timespec_sub", "timespec_add") else ""
+        return link_value(a, c, n, relpath, value_start, stop, union, index)
+    if call and call[0] in HELPERS and c.type == "timespec":
+        fname, open_, close, idx = call
+        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+        return link_args(a, c, n, relpath, open_, close, union, index)
+    if call and call[0] == "sizeof":
+        return ""
+    # y = x; (x's value into another candidate)
+    prefix = before
+    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*=\s*\*?$", prefix)
+    if m and code[end:].lstrip().startswith(";"):
+        target = link_target(a, relpath, m.start(1), m.end(1))
+        if target is not None:
+            union(n, target)
+            return ""
+        return f"its value goes to {m.group(1).strip()}"
+    if call:
+        return link_param(a, c, n, call[0], call[3], union) if call[0] in a.defined else \
+            f"passed to {call[0]}()"
+    if re.match(r"\s*(\.|->)", code[end:]) or before.endswith(("return", "*")):
+        return "used as a whole value"
+    return "used as a whole value"
+
+
+def prototype_edits(a, params):
+    """The declarations (prototypes) of functions whose parameters convert."""
+    found = []
+    for c in params:
+        index = next((i for (fname, i), p in a.param_of.items() if p is c), None)
+        if index is None:
+            continue
+        for relpath, code in a.code.items():
+            for m in re.finditer(rf"\b{re.escape(c.function)}\s*\(", code):
+                close = matching(code, m.end() - 1)
+                if close < 0 or not re.match(r"\s*;", code[close + 1:]):
+                    continue
+                depth = code[:m.start()].count("{") - code[:m.start()].count("}")
+                if depth:
+                    continue  # a call, not a declaration
+                params = split_args(code[m.end():close])
+                if index >= len(params):
+                    continue
+                offset = m.end() + sum(len(x) + 1 for x in params[:index])
+                decl = DECLARATION.search(code, offset, offset + len(params[index]))
+                if decl:
+                    found.append((relpath, decl.start(), decl.end(), "struct timespec64"))
+    return found
+
+
+def classify_initialiser(a, c, n, edits, union):
+    """A declaration's own initialiser: a brace list, a value call with a
+    timespec64 form, or another candidate; anything else stays for the
+    per-file rules, which know more initialisers."""
+    code = a.code[c.relpath]
+    start, stop = c.init
+    value = code[start:stop].strip()
+    vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    if value.startswith("{"):
+        return ""
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
+    if m and m.group(1) in VALUES and c.type == "timespec":
+        edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        if m.group(1) in ("timespec_sub", "timespec_add"):
+            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union, None)
+        return ""
+    return link_value(a, c, n, c.relpath, start, stop, union, None)
+
+
+def link_target(a, relpath, start, end):
+    """The candidate an lvalue expression names, or None."""
+    code = a.code[relpath]
+    text = code[start:end]
+    field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
+    for n, c in enumerate(a.candidates):
+        if field and c.kind == "field" and c.name == field.group(2):
+            return n
+        if not field and c.kind in ("local", "param", "global") and c.name == text.strip().lstrip("*") and \
+                c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
+            return n
+    return None
+
+
+def link_value(a, c, n, relpath, start, stop, union, index):
+    code = a.code[relpath]
+    value = code[start:stop].strip()
+    vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    inner = value.lstrip("*").strip()
+    cast = re.match(r"\*\s*\(\s*\(\s*struct\s+timespec\s*\*\s*\)\s*(\w+)\s*\)$", value)
+    if cast:
+        return "a cast from another type"
+    target = link_target(a, relpath, vstart + (len(value) - len(inner)), vstart + len(value))
+    if target is not None:
+        union(n, target)
+        return ""
+    return f"assigned from {value[:40]}"
+
+
+def link_args(a, c, n, relpath, open_, close, union, index):
+    """Every argument of a helper must be a candidate (or a constant)."""
+    code = a.code[relpath]
+    pos = open_ + 1
+    for arg in split_args(code[open_ + 1:close]):
+        stripped = arg.strip()
+        lead = len(arg) - len(arg.lstrip())
+        body = stripped.lstrip("&").strip().lstrip("(").rstrip(")").strip()
+        if re.fullmatch(r"[\d\sA-Z_*+\-/()]+|[a-z_]\w*\s*\*\s*NSEC_PER_\w+", stripped) or not stripped:
+            pos += len(arg) + 1
+            continue
+        offset = pos + lead + stripped.find(body)
+        target = link_target(a, relpath, offset, offset + len(body))
+        if target is None:
+            if re.fullmatch(r"[a-z_]\w*", body):  # a scalar argument (nanoseconds, seconds)
+                pos += len(arg) + 1
+                continue
+            return f"{body} in a helper is not the driver's own timespec"
+        union(n, target)
+        pos += len(arg) + 1
+    return ""
+
+
+def link_param(a, c, n, fname, idx, union):
+    target = a.param_of.get((fname, idx))
+    if target is None:
+        return f"passed to {fname}()"
+    union(n, a.candidates.index(target))
+    return ""
+
+
+def print_edit(a, relpath, call, expr_start, m_end, out):
+    """tv_sec printed: its conversion in the format becomes %lld."""
+    name, open_, close, idx = call
+    code = a.code[relpath]
+    text = a.texts[relpath]
+    args = split_args(text[open_ + 1:close])
+    fmt_index = next((i for i, arg in enumerate(args) if re.search(r'"', arg)), None)
+    if fmt_index is None or idx <= fmt_index:
+        return "printed with a format this pass cannot read"
+    fmt_arg = args[fmt_index]
+    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', fmt_arg):
+        return "printed with a format built from macros"
+    fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
+    specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
+                             text[fmt_offset:fmt_offset + len(fmt_arg)]))
+    specs = [s for s in specs if s.group(0) != "%%"]
+    position = idx - fmt_index - 1
+    if any("*" in (s.group(0)) for s in specs) or position >= len(specs):
+        return "printed with a format this pass cannot read"
+    spec = specs[position]
+    if spec.group(4) not in "diuxX":
+        return "printed as something else than a number"
+    start = fmt_offset + spec.start(3) if spec.group(3) else fmt_offset + spec.start(4)
+    end = fmt_offset + spec.end(4)
+    # time64_t is a signed long long
+    out.append((relpath, start, end, "lld" if spec.group(4) in "diu" else "ll" + spec.group(4)))
+    return ""
