@@ -80,6 +80,7 @@ class Candidate:
     position: int = 0
     pointer: bool = False
     init: tuple = None  # (start, end) of the initialiser's value
+    in_macro: bool = False  # a local of a macro body: no per-file rule sees it
 
     @property
     def key(self):
@@ -146,6 +147,7 @@ def find_candidates(texts: dict):
         if "/uapi/" in f"/{relpath}":
             continue
         funcs = functions(code)
+        macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
         for m in DECLARATION.finditer(code):
             rest = code[m.end():]
             decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", rest)
@@ -155,6 +157,13 @@ def find_candidates(texts: dict):
             if array:
                 continue
             kind, scope, function = None, None, ""
+            macro = [span for span in macros if span[0] <= m.start() < span[1]]
+            if macro:
+                if pointer or end == ")":
+                    continue
+                candidates.append(Candidate("local", name, m.group(1), relpath, (m.start(), m.end()), macro[0],
+                                            "#define", m.start(), False, None, True))
+                continue
             inside = [f for f in funcs if f[1] <= m.start() <= f[2]]
             body = [f for f in funcs if f[3] < m.start() < f[4]]
             if inside:
@@ -197,7 +206,7 @@ def find_candidates(texts: dict):
     return candidates, abi_structs
 
 
-USE_MEMBER = re.compile(r"\s*\.\s*(tv_sec|tv_nsec|tv_usec)\b")
+USE_MEMBER = re.compile(r"\s*(?:\.|->)\s*(tv_sec|tv_nsec|tv_usec)\b")
 
 
 def expression_start(code: str, end: int) -> int:
@@ -387,7 +396,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     new_texts, converted, kept = {}, [], []
     per_file = {}
     for root, members in sorted(clusters.items()):
-        if all(a.candidates[m].kind == "local" for m in members) and \
+        if all(a.candidates[m].kind == "local" and not a.candidates[m].in_macro for m in members) and \
                 not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (a.candidates[m].relpath,
                                                                                a.candidates[m].decl)) > 1
                         for m in members):
@@ -445,6 +454,19 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
         return ""
     before = code[:expr_start].rstrip()
     call = enclosing_call(code, expr_start)
+    direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
+    if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
+        fname, open_, close, idx = call
+        if fname in FILLS and (c.type == "timespec" or fname == "do_gettimeofday"):
+            edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+            return ""
+        if fname in HELPERS:
+            edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+            return link_args(a, c, n, relpath, open_, close, union, index)
+        return link_param(a, c, n, fname, idx, union)
+    if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
+        value_start = end + code[end:].index("=") + 1
+        return link_value(a, c, n, relpath, value_start, code.find(";", value_start), union, index)
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
         amp = len(before) - 1
