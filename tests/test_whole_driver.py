@@ -3,9 +3,11 @@
 (tests/fixtures/whole-driver): a struct's timespec fields declared in its
 header, filled and combined in two .c files with locals and a parameter,
 convert together with the prototype and a printed tv_sec's format; a
-timeval file-scope variable converts with its tv_usec; an ioctl structure
-that reaches user space and a field passed to a kernel function stay, each
-listed with its line; and the result is what convert writes."""
+timeval file-scope variable converts with its tv_usec; a timeval in an ioctl
+structure keeps its size (struct __kernel_old_timeval, filled from a
+timespec64); a timespec in an ioctl structure and a field passed to a kernel
+function stay, each listed with its line; and the result is what convert
+writes."""
 import json
 import shutil
 import tempfile
@@ -41,27 +43,39 @@ class WholeDriver(unittest.TestCase):
                      'pr_info("loaded at %lld.%06lu\\n", drv_loaded.tv_sec, drv_loaded.tv_nsec / NSEC_PER_USEC);'):
             self.assertIn(line, init)
 
-    def test_abi_and_kernel_interfaces_stay_and_are_listed(self):
+    def test_a_timeval_that_reaches_user_space_keeps_its_size(self):
+        self.assertIn("field when (an ABI: kept at its size, filled from a timespec64)", self.converted)
+        self.assertIn("\tstruct __kernel_old_timeval when;", self.new["drv.h"])
+        self.assertIn("\tstruct timespec64 now64;\n\tstruct drv_ioc ioc;\n\n\tktime_get_real_ts64(&now64);\n"
+                      "\tioc.when.tv_sec = now64.tv_sec;\n\tioc.when.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n",
+                      self.new["drv_core.c"])
+
+    def test_what_has_no_safe_form_stays_and_is_listed(self):
         whys = [k["why"] for k in self.kept]
-        self.assertIn("drv.h:12: struct drv_ioc reaches user space (field when) [field when: kept as struct timeval]",
-                      whys)
-        self.assertIn("drv_core.c:31: passed to kernel_fn() [field stamp: kept as struct timespec]", whys)
-        self.assertIn("\tstruct timeval when;", self.new["drv.h"])
+        self.assertIn("drv.h:17: struct drv_info reaches user space (field at); a timespec in a user-space structure "
+                      "needs a human (its size differs by architecture) [field at: kept as struct timespec]", whys)
+        self.assertIn("drv_core.c:37: passed to kernel_fn() [field stamp: kept as struct timespec]", whys)
+        self.assertIn("\tstruct timespec at;", self.new["drv.h"])
         self.assertIn("\tstruct timespec stamp;", self.new["drv.h"])
-        self.assertIn("do_gettimeofday(&ioc.when);", self.new["drv_core.c"])
+        self.assertIn("getnstimeofday(&info.at);", self.new["drv_core.c"])
 
     def test_a_range_that_forbids_a_line_keeps_its_whole_group(self):
         new, converted, kept = driver_types.convert(self.texts, lambda relpath, line, text: relpath != "drv_init.c")
-        self.assertEqual(converted, [])
-        self.assertNotIn("drv.h", new)
+        # drv_init.c fills s->start: the whole drv_state group stays; the ioctl's does not touch drv_init.c
+        self.assertEqual(converted, ["field when (an ABI: kept at its size, filled from a timespec64)"])
+        self.assertIn("\tstruct timespec last;\n\tstruct timespec start;", new["drv.h"])
+        # and a range before 5.1 (no __kernel_old_timeval) keeps the ABI field too
+        new, converted, kept = driver_types.convert(
+            self.texts, lambda relpath, line, text: "__kernel_old_timeval" not in text)
+        self.assertNotIn("field when (an ABI: kept at its size, filled from a timespec64)", converted)
 
     def test_convert_writes_it(self):
         tmp = Path(tempfile.mkdtemp(prefix="y2038-whole-"))
         self.addCleanup(shutil.rmtree, tmp)
         proc = run_cli("convert", str(FIXTURE), "--out", str(tmp / "out"), check=True)
         report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
-        self.assertEqual(len(report["whole_driver"]["converted"]), 2, proc.stdout)
+        self.assertEqual(len(report["whole_driver"]["converted"]), 3, proc.stdout)
         for name, text in self.new.items():
             self.assertEqual((tmp / "out" / name).read_text(), text)
-        self.assertTrue(any("struct drv_ioc reaches user space" in line for line in report["left"]))
+        self.assertTrue(any("struct drv_info reaches user space" in line for line in report["left"]))
         self.assertEqual(report["version_check"], [])

@@ -53,7 +53,7 @@ PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|
                     r"trace_printk|pr_debug|pr_info|pr_err|pr_warn)$")
 # the names this pass may write, and the first kernel with each (the site
 # filter and the compile-free check read them like a rule's // Introduced:)
-INTRODUCED = ("3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
+INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
               "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
@@ -365,6 +365,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
 
     edits = {n: [] for n in range(len(a.candidates))}
     problems = {}
+    abi = set()  # fields of structures that reach user space
     by_name = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
@@ -375,6 +376,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
         struct = c.function if c.kind == "field" else ""
         if c.kind == "field" and struct in a.abi_structs:
             problems.setdefault(n, a.abi_structs[struct] + f" (field {c.name})")
+            abi.add(n)
             continue
         if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
             for other in by_name[("field", c.name)]:
@@ -412,6 +414,14 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
                        if not allowed(p, line_of(texts[p], s), new)]
             if blocked:
                 refused = [f"{blocked[0]}: the kernel range does not allow this change"]
+        if refused and all(m in abi for m in members):
+            boundary, why = boundary_edits(a, [a.candidates[m] for m in members])
+            if boundary is not None and all(allowed(p, line_of(texts[p], st), new) for p, st, _, new in boundary):
+                converted.append(f"{names} (an ABI: kept at its size, filled from a timespec64)")
+                for e in boundary:
+                    per_file.setdefault(e[0], set()).add(e[1:])
+                continue
+            refused = [f"{refused[0]}; {why}" if why else refused[0]]
         if refused:
             kept.append({"why": f"{refused[0]} [{names}: kept as struct {a.candidates[members[0]].type}]",
                          "names": sorted({(a.candidates[m].relpath, a.candidates[m].name) for m in members})})
@@ -671,3 +681,59 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
     # time64_t is a signed long long
     out.append((relpath, start, end, "lld" if spec.group(4) in "diu" else "ll" + spec.group(4)))
     return ""
+
+
+DECLARATION_LINE = re.compile(r"^\s*(const\s+|static\s+|unsigned\s+|signed\s+|struct\s+\w+\s+\**\w|"
+                              r"(u|s)(8|16|32|64)\s|int\s|long\s|char\s|bool\s|[a-z_]\w*_t\s+\**\w)")
+
+
+def boundary_edits(a, members):
+    """A struct timeval field of a structure that reaches user space keeps
+    its size: it becomes struct __kernel_old_timeval (the same layout; Linux
+    5.1 on), and do_gettimeofday(&x.f) becomes ktime_get_real_ts64() into a
+    timespec64 copied into it field by field.  Returns (edits, '') or
+    (None, why not)."""
+    edits = []
+    for c in members:
+        if c.type != "timeval":
+            return None, "a timespec in a user-space structure needs a human (its size differs by architecture)"
+        edits.append((c.relpath, c.decl[0], c.decl[1], "struct __kernel_old_timeval"))
+        for relpath, start, end in a.uses(c):
+            code, text = a.code[relpath], a.texts[relpath]
+            expr_start = expression_start(code, start)
+            if USE_MEMBER.match(code[end:end + 40]):
+                continue  # .tv_sec / .tv_usec: the same members
+            call = enclosing_call(code, expr_start)
+            if call and call[0] == "sizeof":
+                continue
+            before = code[:expr_start].rstrip()
+            if not (call and call[0] == "do_gettimeofday" and before.endswith("&")):
+                return None, f"{relpath}:{line_of(code, start)}: a use other than a fill or its members"
+            name, open_, close, _ = call
+            stmt_start = open_ - len(name)
+            if not re.match(r"\s*;", code[close + 1:]) or code[:stmt_start].rstrip()[-1:] not in (";", "{", "}"):
+                return None, f"{relpath}:{line_of(code, start)}: do_gettimeofday() is not a statement of its own"
+            target = text[expr_start:end].strip()
+            line_start = text.rfind("\n", 0, stmt_start) + 1
+            indent = text[line_start:stmt_start]
+            semicolon = close + 1 + code[close + 1:].index(";")
+            edits.append((relpath, stmt_start, semicolon + 1,
+                          f"ktime_get_real_ts64(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
+                          f"{indent}{target}.tv_usec = now64.tv_nsec / NSEC_PER_USEC;"))
+            # now64 declared at the start of the innermost block
+            depth, block = 0, stmt_start
+            while block > 0:
+                block -= 1
+                if code[block] == "}":
+                    depth += 1
+                elif code[block] == "{":
+                    if depth == 0:
+                        break
+                    depth -= 1
+            if re.search(r"\bnow64\b", code[block:matching(code, block, "{", "}")].replace(code[stmt_start:semicolon], "")):
+                return None, f"{relpath}:{line_of(code, start)}: now64 is taken"
+            eol = text.index("\n", block) + 1
+            next_line = text[eol:text.find("\n", eol)]
+            declaration = f"{indent}struct timespec64 now64;\n" + ("" if DECLARATION_LINE.match(next_line) else "\n")
+            edits.append((relpath, eol, eol, declaration))
+    return edits, ""
