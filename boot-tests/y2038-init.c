@@ -39,6 +39,18 @@
 #define LEGACY_DIR "/legacy"
 #define LEGACY_START (Y2038_LIMIT - 3)	/* each module's self-check sees the limit go by */
 #define LEGACY_TSTAMP_DEVICE "/dev/legacy_tstamp"
+#define LEGACY_SENSOR_DEVICE "/dev/legacy_sensor"
+
+/*
+ * legacy_sensor's ioctl answer, as user space of the old ABI declares it:
+ * a struct timeval of the kernel's long, then a count.
+ */
+struct legacy_sensor_ioc {
+	long tv_sec;
+	long tv_usec;
+	uint32_t count;
+};
+#define LEGACY_SENSOR_GET _IOR('y', 1, struct legacy_sensor_ioc)
 
 static int test_number;
 static int failures;
@@ -323,6 +335,19 @@ static void load_legacy_module(const char *file)
 		close(fd);
 }
 
+/* devtmpfs adds a module's device node asynchronously: wait for it (5 s at most). */
+static int open_legacy_device(const char *path, int flags)
+{
+	int fd = -1;
+
+	for (int i = 0; i < 50 && fd < 0; i++) {
+		fd = open(path, flags);
+		if (fd < 0)
+			usleep(100000);
+	}
+	return fd;
+}
+
 /* The converted timestamping device, used the way user space would. */
 static void check_legacy_tstamp_device(void)
 {
@@ -331,13 +356,8 @@ static void check_legacy_tstamp_device(void)
 	long long coarse = 0;
 	unsigned int writes = 0;
 	ssize_t n = 0;
-	int fd = -1, wrote, fields = 0;
+	int fd = open_legacy_device(LEGACY_TSTAMP_DEVICE, O_RDWR), wrote, fields = 0;
 
-	for (int i = 0; i < 50 && fd < 0; i++) {	/* devtmpfs adds the node asynchronously */
-		fd = open(LEGACY_TSTAMP_DEVICE, O_RDWR);
-		if (fd < 0)
-			usleep(100000);
-	}
 	wrote = fd >= 0 && write(fd, "x", 1) == 1;
 	if (wrote)
 		n = read(fd, buf, sizeof(buf) - 1);
@@ -350,10 +370,35 @@ static void check_legacy_tstamp_device(void)
 		close(fd);
 }
 
+/*
+ * The converted sensor's ioctl: its timeval keeps the old layout, so its
+ * seconds are a long: past the limit on x86_64, wrapped on 32-bit ARM
+ * exactly as the old do_gettimeofday() answer was (the ABI's own limit).
+ */
+static void check_legacy_sensor_device(void)
+{
+	struct legacy_sensor_ioc ioc = { 0 };
+	struct timespec now = { 0 };
+	int fd = open_legacy_device(LEGACY_SENSOR_DEVICE, O_RDONLY);
+	int ok = fd >= 0 && ioctl(fd, LEGACY_SENSOR_GET, &ioc) == 0;
+	int err = ok ? 0 : errno;
+	long clock_as_abi;
+	long long past_limit = (long long)ioc.tv_sec - Y2038_LIMIT;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	clock_as_abi = (long)now.tv_sec;
+	result(ok && ioc.count == 2 && ioc.tv_usec >= 0 && ioc.tv_usec < 1000000, "legacy/sensor/ioctl_answers",
+	       "errno %d, count %u, tv_usec %ld", err, ioc.count, ioc.tv_usec);
+	result(ok && labs(clock_as_abi - ioc.tv_sec) <= 2 && (sizeof(long) == 4 || past_limit > 0),
+	       "legacy/sensor/ioctl_time_past_2038", "tv_sec %ld, clock %lld", ioc.tv_sec, (long long)now.tv_sec);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	char names[32][NAME_MAX + 1], legacy[8][NAME_MAX + 1];
-	int nselftests, nlegacy, has_tstamp = 0;
+	int nselftests, nlegacy, has_tstamp = 0, has_sensor = 0;
 
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
@@ -362,9 +407,12 @@ int main(void)
 
 	nselftests = file_names(SELFTEST_DIR, names, 32);
 	nlegacy = file_names(LEGACY_DIR, legacy, 8);
-	for (int i = 0; i < nlegacy; i++)
+	for (int i = 0; i < nlegacy; i++) {
 		has_tstamp |= !strcmp(legacy[i], "legacy_tstamp.ko");
-	printf("y2038-init: start\nKTAP version 1\n1..%d\n", 11 + nselftests + nlegacy + 2 * has_tstamp);
+		has_sensor |= !strcmp(legacy[i], "legacy_sensor.ko");
+	}
+	printf("y2038-init: start\nKTAP version 1\n1..%d\n",
+	       11 + nselftests + nlegacy + 2 * has_tstamp + 2 * has_sensor);
 	check_rtc_at_boot();
 	check_monotonic_clocks();
 	check_crossing();
@@ -375,6 +423,8 @@ int main(void)
 		load_legacy_module(legacy[i]);
 	if (has_tstamp)
 		check_legacy_tstamp_device();
+	if (has_sensor)
+		check_legacy_sensor_device();
 	printf("y2038-init: verdict %s (%d of %d failed)\n", failures ? "FAIL" : "PASS", failures,
 	       test_number);
 	fflush(stdout);

@@ -84,7 +84,10 @@ class Conversion(unittest.TestCase):
                 self.assertIsNone(LEGACY_TOKENS.search(code), f"{path.name}:{n}: {line.strip()}")
         converted = {f for e in self.report["campaigns"] for f in e["files"]}
         self.assertEqual(converted, {"legacy_clockstats.c", "legacy_selftest.h", "legacy_tstamp.c",
-                                     "legacy_watchdog.c"})
+                                     "legacy_watchdog.c", "legacy_sensor_main.c"})
+        # legacy_sensor's header and ring: the whole-driver pass, with its .c files
+        self.assertEqual(set(self.report["whole_driver"]["files"]),
+                         {"legacy_sensor.h", "legacy_sensor_main.c", "legacy_sensor_ring.c"})
 
     def test_second_run_changes_nothing(self):
         proc = run_cli("convert", str(self.out), "--out", str(self.tmp / "again"), check=True)

@@ -489,6 +489,15 @@ def run_campaign(applier, campaign: str, rules):
                 applier.current.pop(relpath, None)
                 changed_in_campaign.discard(relpath)
             progress(f"WARNING: campaign {campaign}: {relpath}: {entry['unsettled'][relpath]}")
+    for rule in patch_rules:  # what a later round or rule converted is no longer left
+        rec = recs.get(rule.relpath)
+        if rec and rule.leftover_regex:
+            for relpath in list(rec["left"]):
+                found = leftovers(rule, {"status": "unchanged", "input": applier.content(relpath)})
+                if found:
+                    rec["left"][relpath] = [f"{relpath}:{line}: {why}" for line, why in found]
+                else:
+                    del rec["left"][relpath]
     entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
     entry["files"] = sorted(changed_in_campaign)
     entry["sites"] = sum(r["sites"] for r in entry["rules"])

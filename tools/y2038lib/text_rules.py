@@ -191,6 +191,8 @@ def ktime_designators(text: str) -> str:
     sites = []  # (start, value start, value end, path, half)
     for m in DESIGNATOR.finditer(code):
         before = code[:m.start()].rstrip()
+        while before.rsplit("\n", 1)[-1].lstrip().startswith("#"):  # an #if/#else between designators
+            before = before.rsplit("\n", 1)[0].rstrip() if "\n" in before else ""
         if not before.endswith(("{", ",")):
             continue  # not a designator: a member access in an expression
         end = initialiser_value(code, m.end())
