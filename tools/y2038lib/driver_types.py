@@ -35,7 +35,9 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "ktime_get_real_ts": "ktime_get_real_ts64", "ktime_get_ts": "ktime_get_ts64",
     "getrawmonotonic": "ktime_get_raw_ts64", "get_monotonic_boottime": "ktime_get_boottime_ts64",
     "getboottime": "getboottime64",
+    "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
+TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
@@ -54,7 +56,7 @@ PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|
 # the names this pass may write, and the first kernel with each (the site
 # filter and the compile-free check read them like a rule's // Introduced:)
 INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
-              "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, "
+              "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
@@ -81,6 +83,7 @@ class Candidate:
     pointer: bool = False
     init: tuple = None  # (start, end) of the initialiser's value
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
+    static: bool = False  # a static local: it lives like a file-scope variable
 
     @property
     def key(self):
@@ -177,8 +180,9 @@ def find_candidates(texts: dict):
                 if end == ")":
                     continue  # a prototype's parameter
                 if depth > 0:
-                    struct = re.findall(r"\bstruct\s+(\w+)\s*\{[^{}]*$", code[:m.start()])
-                    if pointer:
+                    # a field only right inside a struct's own braces
+                    struct = re.findall(r"\b(?:struct|union)\s+(\w+)?\s*\{[^{}]*$", code[:m.start()])
+                    if pointer or not struct:
                         continue
                     kind = "field"
                     function = struct[-1] if struct else ""
@@ -195,8 +199,10 @@ def find_candidates(texts: dict):
                     depth += code[stop] in "({[" and 1 or (code[stop] in ")}]" and -1 or 0)
                     stop += 1
                 init = (value_start, stop)
+            line_start = code.rfind("\n", 0, m.start()) + 1
+            static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
             candidates.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
-                                        function, m.start(), bool(pointer), init))
+                                        function, m.start(), bool(pointer), init, static=static))
             # more declarators in the same declaration: struct timespec a, b;
             if end == "," and kind in ("local", "global"):
                 stop = code.find(";", m.end())
@@ -272,7 +278,8 @@ class Analysis:
             pattern = re.compile(rf"(\.|->)\s*{re.escape(c.name)}\b")
             for relpath, code in self.code.items():
                 for m in pattern.finditer(code):
-                    found.append((relpath, m.start(), m.end()))
+                    if not self.other_struct(relpath, m.start(), c.function):
+                        found.append((relpath, m.start(), m.end()))
             return found
         code = self.code[c.relpath]
         lo, hi = c.scope if c.scope else (0, len(code))
@@ -296,6 +303,27 @@ class Analysis:
                                                    or re.match(r"\s*[,;=]", code[u[2]:]) and
                                                    re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
         return found
+
+    def other_struct(self, relpath, pos, struct) -> bool:
+        """Whether the member at pos belongs to a structure known to be
+        another one than struct: its base is a variable declared with
+        another struct type, or it is a designator of another struct's
+        initialiser.  Unknown stays a use (the cautious answer)."""
+        code = self.code[relpath]
+        before = code[:pos].rstrip()
+        if before.endswith(("{", ",")):  # a designator
+            init = list(re.finditer(r"\bstruct\s+(\w+)\s+\**\w+(\s*\[[^\]]*\])?\s*=\s*\{", code[:pos]))
+            return bool(init) and init[-1].group(1) != struct and \
+                code[init[-1].end():pos].count("{") >= code[init[-1].end():pos].count("}")
+        base = re.search(r"([A-Za-z_]\w*)\s*(\[[^\]]*\]\s*)?$", before)
+        if not base or not struct:
+            return False
+        name = base.group(1)
+        body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
+        scope = code[body[1]:pos] if body else code[:pos]
+        declared = re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,)=\[]", scope) or \
+            re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,=\[]", code[:pos])
+        return bool(declared) and declared[-1] != struct
 
     def _shadowed(self, relpath, f, name):
         return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|\b\w+\s+\*?{re.escape(name)}\s*[;=,)]",
@@ -398,7 +426,8 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     new_texts, converted, kept = {}, [], []
     per_file = {}
     for root, members in sorted(clusters.items()):
-        if all(a.candidates[m].kind == "local" and not a.candidates[m].in_macro for m in members) and \
+        if all(a.candidates[m].kind == "local" and not a.candidates[m].in_macro and not a.candidates[m].static
+               for m in members) and \
                 not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (a.candidates[m].relpath,
                                                                                a.candidates[m].decl)) > 1
                         for m in members):
@@ -455,7 +484,8 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
                 return "tv_usec written"
             edits[n].append((relpath, m_start, m_end, "tv_nsec / NSEC_PER_USEC"))
             after_expr = code[m_end:m_end + 3]
-            if re.match(r"\s*[*/%]", after_expr):  # (tv_nsec / NSEC_PER_USEC) * x keeps its meaning
+            operand = re.search(r"([*/%!~]|\([^()]*\))\s*$", code[:expr_start])  # x * f.tv_usec, (long)f.tv_usec
+            if re.match(r"\s*[*/%]", after_expr) or operand:  # the quotient keeps its meaning as an operand
                 edits[n][-1] = (relpath, expr_start, m_end, f"({a.texts[relpath][expr_start:m_start]}tv_nsec / NSEC_PER_USEC)")
             return ""
         call = enclosing_call(code, expr_start)
@@ -467,7 +497,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
     if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
         fname, open_, close, idx = call
-        if fname in FILLS and (c.type == "timespec" or fname == "do_gettimeofday"):
+        if fname in FILLS and (c.type == "timeval") == (fname in TIMEVAL_FILLS):
             edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
             return ""
         if fname in HELPERS:
@@ -487,8 +517,8 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
         if inner_call:
             fname, open_, close, idx = inner_call
             if fname in FILLS:
-                if c.type == "timeval" and fname != "do_gettimeofday":
-                    return f"{fname}() on a timeval"
+                if (c.type == "timeval") != (fname in TIMEVAL_FILLS):
+                    return f"{fname}() on a {c.type}"
                 edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
                 return ""
             if fname in HELPERS:
@@ -505,7 +535,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
             inner_call = enclosing_call(code, len(b2) - 1)
             if inner_call:
                 fname, open_, close, idx = inner_call
-                if fname in FILLS and (c.type == "timespec" or fname == "do_gettimeofday"):
+                if fname in FILLS and (c.type == "timeval") == (fname in TIMEVAL_FILLS):
                     edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
                     return ""
                 if fname in HELPERS:
