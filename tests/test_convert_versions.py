@@ -266,3 +266,22 @@ class OneFilesTrouble(unittest.TestCase):
         else:  # spatch finished within the second: then the file was converted
             self.assertEqual(proc.returncode, 0, proc.stderr)
             self.assertIn("huge.c", report["changed"])
+
+
+class TimekeepingInclude(unittest.TestCase):
+    """In 3.x <linux/time.h> declared the clock accessors; <linux/timekeeping.h>
+    declares their replacements: a converted file that has no way to it gets
+    <linux/ktime.h>, which includes it after what it needs."""
+
+    def test_added_where_needed_and_only_there(self):
+        from y2038lib.convert import with_timekeeping_include
+        before = b'#include <linux/time.h>\n#include "drv.h"\n\nvoid f(struct timespec *t) { getnstimeofday(t); }\n'
+        after = before.replace(b"getnstimeofday", b"ktime_get_real_ts64").replace(b"timespec", b"timespec64")
+        self.assertEqual(with_timekeeping_include(before, after),
+                         after.replace(b'<linux/time.h>\n', b'<linux/time.h>\n#include <linux/ktime.h>\n'))
+        only_local = b'#include "drv.h"\n\nvoid f(void) { x = ktime_get_real_seconds(); }\n'
+        self.assertTrue(with_timekeeping_include(b"", only_local).startswith(b"#include <linux/ktime.h>\n"))
+        through_ktime = b"#include <linux/ktime.h>\nvoid f(void) { ktime_get_ts64(&t); }\n"
+        self.assertEqual(with_timekeeping_include(b"", through_ktime), through_ktime)
+        unchanged_use = b"#include <linux/time.h>\nvoid f(void) { ktime_get_ts64(&t); }\n"
+        self.assertEqual(with_timekeeping_include(unchanged_use, unchanged_use), unchanged_use)

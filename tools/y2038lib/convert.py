@@ -153,6 +153,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
             (scratch / relpath).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source.src / relpath, scratch / relpath)
         changed = {f: c for f, c in applier.current.items() if c != (source.src / f).read_bytes()}
+        for relpath in changed:  # the accessors' header, where the file has no way to it
+            changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
         for relpath, content in changed.items():
             (scratch / relpath).write_bytes(content)
         left, hazards = [], []
@@ -204,6 +206,30 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
         if scratch.exists():
             shutil.rmtree(scratch)
     return report
+
+
+# timekeeping accessors the rules write, declared in <linux/timekeeping.h>
+# (3.17 on), which <linux/ktime.h> includes after what it needs itself
+# (timekeeping.h alone expects struct timespec64 to be declared already).
+# In 3.x, <linux/time.h> declared their ancestors, so converted code that
+# only includes <linux/time.h> no longer sees a declaration.
+TIMEKEEPING_API = re.compile(rb"\b(ktime_get\w*_ts64|ktime_get_(?:real_|boottime_|clocktai_)?seconds|"
+                             rb"ktime_get_\w*ns|getboottime64)\s*\(")
+TIMEKEEPING_HEADERS = re.compile(rb"^\s*#\s*include\s*<linux/(timekeeping|ktime|hrtimer)\.h>", re.M)
+
+
+def with_timekeeping_include(before: bytes, after: bytes) -> bytes:
+    """after, with #include <linux/ktime.h> added when the conversion
+    brought in an accessor and no include provides it."""
+    new = set(TIMEKEEPING_API.findall(after)) - set(TIMEKEEPING_API.findall(before))
+    if not new or TIMEKEEPING_HEADERS.search(after):
+        return after
+    linux = list(re.finditer(rb"^\s*#\s*include\s*<linux/[^>]+>[^\n]*\n", after, re.M))
+    local = re.search(rb"^\s*#\s*include\b", after, re.M)
+    if not linux and not local:
+        return after
+    at = linux[-1].end() if linux else local.start()  # kernel headers before the driver's own
+    return after[:at] + b"#include <linux/ktime.h>\n" + after[at:]
 
 
 def for_older_kernels(line: str, applier, project, kernel_range, histories) -> bool:

@@ -71,7 +71,7 @@ static int __init sensor_init(void)
 	legacy_check(&st, sensor.last.tv_sec > S32_MAX, "sample_stamped_past_2038");
 	legacy_check(&st, timespec_compare(&sensor.last, &sensor.started) > 0, "sample_after_start");
 	age = legacy_sensor_age_ns(&sensor, &now);
-	legacy_check(&st, age >= 0 && age < 5 * NSEC_PER_SEC, "age_across_2038");
+	legacy_check(&st, age >= 0 && age < 5LL * NSEC_PER_SEC, "age_across_2038");
 	legacy_check(&st, now.tv_sec > S32_MAX, "now_past_2038");
 	legacy_check(&st, ktime_to_ns(board.poll) == 20 * NSEC_PER_MSEC &&
 			  ktime_to_ns(board.debounce) == 5 * NSEC_PER_MSEC &&
