@@ -10,6 +10,7 @@ M=<copy>/<BUILT_MODULE_LOCATION> modules` with the VAR=value arguments of
 the package's own `make -C ... M=...` command; W=1 warnings and errors are
 compared between the original and the converted copy.
 """
+import os
 import re
 import shutil
 import subprocess
@@ -30,8 +31,12 @@ def fetch(package: str) -> Path:
         return found[0].parent
     root.mkdir(parents=True, exist_ok=True)
     progress(f"apt-get download {package}")
-    proc = subprocess.run(["apt-get", "download", package], cwd=root, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
+    download = lambda: subprocess.run(["apt-get", "download", package], cwd=root, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)
+    proc = download()
+    if proc.returncode != 0 and os.geteuid() == 0:  # package lists never fetched, or stale
+        subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = download()
     debs = sorted(root.glob(f"{package}_*.deb"))
     if proc.returncode != 0 or not debs:
         raise Y2038Error(f"`apt-get download {package}` failed (run apt-get update? no network?): "
