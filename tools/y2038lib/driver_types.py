@@ -304,6 +304,14 @@ class Analysis:
                                                    re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
         return found
 
+    def function_used_as_value(self, name: str) -> str:
+        """'relpath:line' where a function's name is used other than in a
+        call or a declaration (assigned to an ops member, passed on), or ''."""
+        for relpath, code in self.code.items():
+            for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
+                return f"{relpath}:{line_of(code, m.start())}"
+        return ""
+
     def other_struct(self, relpath, pos, struct) -> bool:
         """Whether the member at pos belongs to a structure known to be
         another one than struct: its base is a variable declared with
@@ -409,9 +417,11 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
         if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
             for other in by_name[("field", c.name)]:
                 union(n, other)
-        if c.type == "timeval" and c.kind == "param":
-            problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.position)}: "
-                                   f"a struct timeval parameter: its callers' tv_usec needs a human")
+        if c.kind == "param":
+            callback = a.function_used_as_value(c.function)
+            if callback:
+                problems.setdefault(n, f"{callback}: {c.function}() is used as a callback: its type is an "
+                                       f"interface (a kernel ops structure's, say)")
         if c.init:
             why = classify_initialiser(a, c, n, edits, union)
             if why:
@@ -506,7 +516,15 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
         return link_param(a, c, n, fname, idx, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         value_start = end + code[end:].index("=") + 1
-        return link_value(a, c, n, relpath, value_start, code.find(";", value_start), union, index)
+        stop = code.find(";", value_start)
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
+        if m and m.group(1) in VALUES and c.type == "timespec":
+            vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
+            edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+            if m.group(1) in ("timespec_sub", "timespec_add"):
+                return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, index)
+            return ""
+        return link_value(a, c, n, relpath, value_start, stop, union, index)
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
         amp = len(before) - 1
