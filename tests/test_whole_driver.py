@@ -59,10 +59,27 @@ class WholeDriver(unittest.TestCase):
         self.assertIn("\tstruct timespec stamp;", self.new["drv.h"])
         self.assertIn("getnstimeofday(&info.at);", self.new["drv_core.c"])
 
+    def test_ops_callbacks_move_to_their_timespec64_members(self):
+        self.assertIn("local later, local now, param ts", self.converted)
+        ptp = self.new["drv_ptp.c"]
+        for line in ("static int drv_ptp_gettime(struct ptp_clock_info *ptp, struct timespec64 *ts)",
+                     "ktime_get_real_ts64(ts);", "struct timespec64 now, later = ns_to_timespec64(5);",
+                     "info->gettime64 = drv_ptp_gettime;", "info->gettime64(info, &now);",
+                     "now = timespec64_add(now, later);"):
+            self.assertIn(line, ptp)
+
+    def test_interfaces_and_mixed_declarations_stay(self):
+        whys = [k["why"] for k in self.kept]
+        self.assertTrue(any(w.startswith("drv_ptp.c:22: drv_export_seconds() is used as a callback") for w in whys),
+                        whys)
+        self.assertIn("int drv_export_seconds(struct timeval a)", self.new["drv_ptp.c"])
+        self.assertIn("struct timespec one, *two = NULL;", self.new["drv_ptp.c"])
+
     def test_a_range_that_forbids_a_line_keeps_its_whole_group(self):
         new, converted, kept = driver_types.convert(self.texts, lambda relpath, line, text: relpath != "drv_init.c")
         # drv_init.c fills s->start: the whole drv_state group stays; the ioctl's does not touch drv_init.c
-        self.assertEqual(converted, ["field when (an ABI: kept at its size, filled from a timespec64)"])
+        self.assertEqual(sorted(converted), ["field when (an ABI: kept at its size, filled from a timespec64)",
+                                             "local later, local now, param ts"])
         self.assertIn("\tstruct timespec last;\n\tstruct timespec start;", new["drv.h"])
         # and a range before 5.1 (no __kernel_old_timeval) keeps the ABI field too
         new, converted, kept = driver_types.convert(
@@ -74,7 +91,7 @@ class WholeDriver(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp)
         proc = run_cli("convert", str(FIXTURE), "--out", str(tmp / "out"), check=True)
         report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
-        self.assertEqual(len(report["whole_driver"]["converted"]), 3, proc.stdout)
+        self.assertEqual(len(report["whole_driver"]["converted"]), 4, proc.stdout)
         for name, text in self.new.items():
             written = (tmp / "out" / name).read_text()
             if name != "drv.h":  # the files that now call an accessor get its header

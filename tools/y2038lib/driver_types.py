@@ -38,6 +38,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
+# ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
+OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
@@ -56,7 +58,7 @@ PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|
 # the names this pass may write, and the first kernel with each (the site
 # filter and the compile-free check read them like a rule's // Introduced:)
 INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
-              "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, "
+              "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, 3.19 gettime64, 3.19 settime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
@@ -84,6 +86,7 @@ class Candidate:
     init: tuple = None  # (start, end) of the initialiser's value
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
+    mixed: bool = False  # declared with a pointer or an array of the same type: not changed
 
     @property
     def key(self):
@@ -203,12 +206,23 @@ def find_candidates(texts: dict):
             static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
             candidates.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
                                         function, m.start(), bool(pointer), init, static=static))
-            # more declarators in the same declaration: struct timespec a, b;
-            if end == "," and kind in ("local", "global"):
+            # more declarators in the same declaration: struct timespec a, b = x;
+            primary = len(candidates) - 1
+            if kind in ("local", "global") and (end == "," or init):
                 stop = code.find(";", m.end())
-                for extra in re.finditer(r",\s*([A-Za-z_]\w*)\s*(?=[,;])", code[m.end():stop + 1]):
-                    candidates.append(Candidate(kind, extra.group(1), m.group(1), relpath, (m.start(), m.end()),
-                                                scope, function, m.start() + 1))
+                first_end = init[1] if init else m.end() + decl.end() - 1
+                pos = first_end
+                for piece in split_args(code[first_end:stop])[1:] if code[first_end:stop].lstrip().startswith(",") \
+                        else []:
+                    pos = code.index(piece, pos)
+                    d = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(=)?", piece)
+                    if not d or d.group(1) or d.group(3):
+                        candidates[primary].mixed = True  # a pointer or an array declared alongside
+                        continue
+                    extra_init = (pos + d.end(), pos + len(piece)) if d.group(4) else None
+                    candidates.append(Candidate(kind, d.group(2), m.group(1), relpath, (m.start(), m.end()), scope,
+                                                function, pos + d.start(2), False, extra_init, static=static))
+                    pos += len(piece)
     return candidates, abi_structs
 
 
@@ -304,13 +318,24 @@ class Analysis:
                                                    re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
         return found
 
-    def function_used_as_value(self, name: str) -> str:
-        """'relpath:line' where a function's name is used other than in a
-        call or a declaration (assigned to an ops member, passed on), or ''."""
+    def function_used_as_value(self, name: str):
+        """[(relpath, offset, member)] where a function's name is used other
+        than in a call or a declaration: member is the ops member it is
+        assigned to (`x.gettime = fn`, `.gettime = fn,`) with offset at that
+        member, else '' with offset at the name."""
+        found = []
         for relpath, code in self.code.items():
             for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
-                return f"{relpath}:{line_of(code, m.start())}"
-        return ""
+                member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)\s*=\s*$", code[:m.start()])
+                found.append((relpath, member.start(1), member.group(1)) if member else (relpath, m.start(), ""))
+        return found
+
+    def ops_members(self, member: str):
+        """The parameter candidates of the functions assigned to an ops member."""
+        names = set()
+        for relpath, code in self.code.items():
+            names |= set(re.findall(rf"(?:\.|->)\s*{member}\s*=\s*([A-Za-z_]\w*)\s*[,;]", code))
+        return names
 
     def other_struct(self, relpath, pos, struct) -> bool:
         """Whether the member at pos belongs to a structure known to be
@@ -417,11 +442,16 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
         if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
             for other in by_name[("field", c.name)]:
                 union(n, other)
+        if c.mixed:
+            problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.position)}: declared together "
+                                   f"with a pointer or an array of the same type")
         if c.kind == "param":
-            callback = a.function_used_as_value(c.function)
-            if callback:
-                problems.setdefault(n, f"{callback}: {c.function}() is used as a callback: its type is an "
-                                       f"interface (a kernel ops structure's, say)")
+            for relpath, start, member in a.function_used_as_value(c.function):
+                if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
+                    edits[n].append((relpath, start, start + len(member), OPS_64[member]))
+                    continue
+                problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
+                                       f"as a callback: its type is an interface (a kernel ops structure's, say)")
         if c.init:
             why = classify_initialiser(a, c, n, edits, union)
             if why:
@@ -513,7 +543,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
         if fname in HELPERS:
             edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
             return link_args(a, c, n, relpath, open_, close, union, index)
-        return link_param(a, c, n, fname, idx, union)
+        return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         value_start = end + code[end:].index("=") + 1
         stop = code.find(";", value_start)
@@ -544,7 +574,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
                 return link_args(a, c, n, relpath, open_, close, union, index)
             if fname in ("memset", "memcpy"):
                 return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union, index)
-            return link_param(a, c, n, fname, idx, union)
+            return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
         return "address taken"
     # x inside (...) directly: &(x->ts) shape
     if before.endswith("(") and code[end:].lstrip().startswith(")"):
@@ -559,7 +589,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
                 if fname in HELPERS:
                     edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
                     return link_args(a, c, n, relpath, open_, close, union, index)
-                return link_param(a, c, n, fname, idx, union)
+                return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         value_start = end + code[end:].index("=") + 1
         stop = code.find(";", value_start)
@@ -591,8 +621,8 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
             return ""
         return f"its value goes to {m.group(1).strip()}"
     if call:
-        return link_param(a, c, n, call[0], call[3], union) if call[0] in a.defined else \
-            f"passed to {call[0]}()"
+        return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
+            if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
     if re.match(r"\s*(\.|->)", code[end:]) or before.endswith(("return", "*")):
         return "used as a whole value"
     return "used as a whole value"
@@ -694,8 +724,20 @@ def link_args(a, c, n, relpath, open_, close, union, index):
     return ""
 
 
-def link_param(a, c, n, fname, idx, union):
+def link_param(a, c, n, fname, idx, union, place=None, edits=None):
+    """place: (relpath, offset of the call's '('), to rename a call through
+    an ops member (x->gettime(...) -> x->gettime64(...))."""
     target = a.param_of.get((fname, idx))
+    if target is None and fname in OPS_64 and place:  # a call through the ops member
+        relpath, open_ = place
+        start = open_ - len(fname)
+        member_call = re.search(r"(\.|->)\s*$", a.code[relpath][:start])
+        callbacks = [a.param_of.get((f, idx)) for f in a.ops_members(fname)]
+        if member_call and callbacks and all(callbacks):
+            for callback in callbacks:
+                union(n, a.candidates.index(callback))
+            edits.append((relpath, start, open_, OPS_64[fname]))
+            return ""
     if target is None:
         return f"passed to {fname}()"
     union(n, a.candidates.index(target))
