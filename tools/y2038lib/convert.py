@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import api_availability, driver_types, kernel_versions
@@ -75,17 +76,38 @@ def unified_diff(relpath: str, before: bytes, after: bytes) -> str:
     return f"diff -u a/{relpath} b/{relpath}\n" + "".join(lines)
 
 
-def still_reported(rule, root: Path, files, timeout: int):
-    """The report-mode lines of a rule over the converted files: what is left."""
+def still_reported(applier, rule, root: Path, files, timeout: int):
+    """The report-mode lines of a rule over the converted files: what is
+    left.  Only files holding one of the rule's tokens go to spatch, and
+    each file's lines are cached by rule and content, as patch results are."""
     if rule.kind != "cocci" or not re.search(r"^virtual\s+report\b", rule.text, re.M) or not files:
         return []
-    with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
-        groups.write("\n\n".join(files) + "\n")
-        groups.flush()
-        proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
-                               "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
-                              cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return [line for line in proc.stdout.splitlines() if REPORT_LINE.match(line)]
+    pattern = rule.token_regex()
+    found, todo = [], {}
+    for relpath in files:
+        content = (root / relpath).read_bytes()
+        if not pattern.search(content):
+            continue
+        key = applier.cache.key(rule, relpath, content, f"report timeout={timeout}")
+        cached = applier.cache.get(key)
+        if cached is None:
+            todo[relpath] = key
+        else:
+            found += cached["report"]
+    if todo:
+        with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
+            groups.write("\n\n".join(todo) + "\n")
+            groups.flush()
+            proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
+                                   "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
+                                  cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines = [line for line in proc.stdout.splitlines() if REPORT_LINE.match(line)]
+        for relpath, key in todo.items():
+            mine = [line for line in lines if REPORT_LINE.match(line).group("file") == relpath]
+            if proc.returncode == 0:  # a crashed run is not a result to keep
+                applier.cache.put(key, {"status": "unchanged", "report": mine})
+            found += mine
+    return found
 
 
 def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
@@ -158,10 +180,12 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
         for relpath, content in changed.items():
             (scratch / relpath).write_bytes(content)
         left, hazards = [], []
-        for campaign, rules in campaign_rules:
-            for rule in rules:
-                lines = still_reported(rule, scratch, c_files, timeout)
-                (hazards if not rule.patch_mode else left).extend(f"{line} [{rule.relpath}]" for line in lines)
+        every_rule = [rule for _, rules in campaign_rules for rule in rules]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            reported = list(pool.map(lambda rule: still_reported(applier, rule, scratch, c_files, timeout),
+                                     every_rule))
+        for rule, lines in zip(every_rule, reported):
+            (hazards if not rule.patch_mode else left).extend(f"{line} [{rule.relpath}]" for line in lines)
         for entry in report["campaigns"]:
             for rec in entry["rules"]:
                 for lines in rec["left"].values():

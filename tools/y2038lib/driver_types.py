@@ -63,6 +63,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
 REMOVED = "5.6 timespec, 5.6 timeval"
+SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | \
+    set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
@@ -172,6 +174,8 @@ def find_candidates(texts: dict):
                 continue
             inside = [f for f in funcs if f[1] <= m.start() <= f[2]]
             body = [f for f in funcs if f[3] < m.start() < f[4]]
+            if inside and inside[0][0] in SHIM_NAMES:
+                continue  # the code's own do_gettimeofday() & co: a compat shim, never rewritten
             if inside:
                 kind, scope, function = "param", (inside[0][3], inside[0][4]), inside[0][0]
             elif body:
