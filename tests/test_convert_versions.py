@@ -138,6 +138,15 @@ class Conditionals(unittest.TestCase):
         self.assertNotIn("#endif\n\n\n", text)
         kv.SourceVersions(text, self.project.evaluator, ())  # still nests
 
+    def test_conditionals_without_a_version_test_are_left_alone(self):
+        src = ("#ifdef CONFIG_X\nint a;\n#else /* CONFIG_X */\nint b;\n#endif\n"
+               "#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 0, 0)\nint c;\n#elif defined(CONFIG_Y)\nint d;\n"
+               "#else /* neither */\nint e;\n#endif\n")
+        project = kv.Project({"a.c": src})
+        text, dropped = kv.drop_dead_branches(src, project, project.default_range("5.10"))
+        self.assertEqual(text, src.replace("#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 0, 0)\nint c;\n#elif", "#if"))
+        self.assertEqual(dropped, 1)
+
     def test_conditionals_that_do_not_nest_are_a_problem_not_a_crash(self):
         project = kv.Project({"bad.c": "#endif\nint x;\n", "good.c": MAIN_C})
         self.assertIn("bad.c", project.problems)

@@ -568,8 +568,9 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
             else:
                 const, new, changed = simplified(project.evaluator, branch.expr, branch.text, samples)
                 decided.append((const, new if changed else None))
-        if all(const is None and new is None for const, new in decided):
-            continue
+        if all(const is None and new is None for (const, new), branch in zip(decided, chain.branches)
+               if branch.directive != "else"):
+            continue  # no version test decided here: an #else alone decides nothing
         ends = [b.first for b in chain.branches[1:]] + [chain.endif[0]]
         kept, bare = 0, False
         for branch, (const, new), end in zip(chain.branches, decided, ends):
@@ -589,7 +590,9 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
                 if word == "elif" and not kept:
                     word = "if"
                 cond = new if new is not None else branch.text
-            if const == 1 or new is not None or word != branch.directive:
+            if branch.directive == "else" and word == "else":
+                pass  # an #else that stays one keeps its line, comment and all
+            elif const == 1 or new is not None or word != branch.directive:
                 replace[branch.first] = (word, cond)
                 drop.update(directive_lines[1:])
             kept += 1
