@@ -90,10 +90,6 @@ class Candidate:
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
 
-    @property
-    def key(self):
-        return (self.kind, self.name, self.relpath, self.scope, self.function)
-
 
 @dataclass
 class Cluster:
@@ -416,7 +412,6 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     a = Analysis(texts)
     if not a.candidates:
         return {}, [], []
-    index = {c.key: n for n, c in enumerate(a.candidates)}
     parent = list(range(len(a.candidates)))
 
     def find(x):
@@ -461,7 +456,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
             if why:
                 problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.init[0])}: {why}")
         for relpath, start, end in a.uses(c):
-            why = classify(a, c, n, relpath, start, end, edits, union, index)
+            why = classify(a, c, n, relpath, start, end, edits, union)
             if why:
                 problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
     clusters = {}
@@ -511,7 +506,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     return new_texts, converted, kept
 
 
-def classify(a, c, n, relpath, start, end, edits, union, index):
+def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
@@ -546,7 +541,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
             return ""
         if fname in HELPERS:
             edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-            return link_args(a, c, n, relpath, open_, close, union, index)
+            return link_args(a, c, n, relpath, open_, close, union)
         return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         value_start = end + code[end:].index("=") + 1
@@ -556,14 +551,13 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
             vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
             edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
             if m.group(1) in ("timespec_sub", "timespec_add"):
-                return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, index)
+                return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
             return ""
-        return link_value(a, c, n, relpath, value_start, stop, union, index)
+        return link_value(a, c, n, relpath, value_start, stop, union)
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
         amp = len(before) - 1
         inner_call = enclosing_call(code, amp)
-        parens = 0
         if inner_call is None and before[:-1].rstrip().endswith("("):
             return "address taken"
         if inner_call:
@@ -575,9 +569,9 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
                 return ""
             if fname in HELPERS:
                 edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-                return link_args(a, c, n, relpath, open_, close, union, index)
+                return link_args(a, c, n, relpath, open_, close, union)
             if fname in ("memset", "memcpy"):
-                return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union, index)
+                return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union)
             return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
         return "address taken"
     # x inside (...) directly: &(x->ts) shape
@@ -592,7 +586,7 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
                     return ""
                 if fname in HELPERS:
                     edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-                    return link_args(a, c, n, relpath, open_, close, union, index)
+                    return link_args(a, c, n, relpath, open_, close, union)
                 return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         value_start = end + code[end:].index("=") + 1
@@ -606,13 +600,13 @@ def classify(a, c, n, relpath, start, end, edits, union, index):
         if m and m.group(1) in VALUES and c.type == "timespec":
             vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
             edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
-            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, index) \
+            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
                 if m.group(1) in ("timespec_sub", "timespec_add") else ""
-        return link_value(a, c, n, relpath, value_start, stop, union, index)
+        return link_value(a, c, n, relpath, value_start, stop, union)
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
         edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-        return link_args(a, c, n, relpath, open_, close, union, index)
+        return link_args(a, c, n, relpath, open_, close, union)
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
@@ -671,9 +665,9 @@ def classify_initialiser(a, c, n, edits, union):
     if m and m.group(1) in VALUES and c.type == "timespec":
         edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
         if m.group(1) in ("timespec_sub", "timespec_add"):
-            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union, None)
+            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
         return ""
-    return link_value(a, c, n, c.relpath, start, stop, union, None)
+    return link_value(a, c, n, c.relpath, start, stop, union)
 
 
 def link_target(a, relpath, start, end):
@@ -690,7 +684,7 @@ def link_target(a, relpath, start, end):
     return None
 
 
-def link_value(a, c, n, relpath, start, stop, union, index):
+def link_value(a, c, n, relpath, start, stop, union):
     code = a.code[relpath]
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
@@ -705,7 +699,7 @@ def link_value(a, c, n, relpath, start, stop, union, index):
     return f"assigned from {value[:40]}"
 
 
-def link_args(a, c, n, relpath, open_, close, union, index):
+def link_args(a, c, n, relpath, open_, close, union):
     """Every argument of a helper must be a candidate (or a constant)."""
     code = a.code[relpath]
     pos = open_ + 1
