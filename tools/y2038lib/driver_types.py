@@ -30,6 +30,8 @@ code alone.
 import re
 from dataclasses import dataclass, field
 
+from .text_rules import opening_brace
+
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "getnstimeofday": "ktime_get_real_ts64", "do_gettimeofday": "ktime_get_real_ts64",
     "ktime_get_real_ts": "ktime_get_real_ts64", "ktime_get_ts": "ktime_get_ts64",
@@ -535,14 +537,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
     call = enclosing_call(code, expr_start)
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
     if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
-        fname, open_, close, idx = call
-        if fname in FILLS and (c.type == "timeval") == (fname in TIMEVAL_FILLS):
-            edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
-            return ""
-        if fname in HELPERS:
-            edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-            return link_args(a, c, n, relpath, open_, close, union)
-        return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+        return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         value_start = end + code[end:].index("=") + 1
         stop = code.find(";", value_start)
@@ -561,18 +556,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
         if inner_call is None and before[:-1].rstrip().endswith("("):
             return "address taken"
         if inner_call:
-            fname, open_, close, idx = inner_call
-            if fname in FILLS:
-                if (c.type == "timeval") != (fname in TIMEVAL_FILLS):
-                    return f"{fname}() on a {c.type}"
-                edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
-                return ""
-            if fname in HELPERS:
-                edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-                return link_args(a, c, n, relpath, open_, close, union)
-            if fname in ("memset", "memcpy"):
-                return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union)
-            return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+            return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
         return "address taken"
     # x inside (...) directly: &(x->ts) shape
     if before.endswith("(") and code[end:].lstrip().startswith(")"):
@@ -580,14 +564,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
         if b2.endswith("&") and not b2.endswith("&&"):
             inner_call = enclosing_call(code, len(b2) - 1)
             if inner_call:
-                fname, open_, close, idx = inner_call
-                if fname in FILLS and (c.type == "timeval") == (fname in TIMEVAL_FILLS):
-                    edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
-                    return ""
-                if fname in HELPERS:
-                    edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
-                    return link_args(a, c, n, relpath, open_, close, union)
-                return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+                return handed_to(a, c, n, relpath, inner_call, edits, union)
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         value_start = end + code[end:].index("=") + 1
         stop = code.find(";", value_start)
@@ -624,6 +601,24 @@ def classify(a, c, n, relpath, start, end, edits, union):
     if re.match(r"\s*(\.|->)", code[end:]) or before.endswith(("return", "*")):
         return "used as a whole value"
     return "used as a whole value"
+
+
+def handed_to(a, c, n, relpath, call, edits, union, memory=False):
+    """x (or &x) as an argument of call: a fill or a helper takes its
+    timespec64 name, one of the driver's own functions links x to its
+    parameter; memory=True also accepts memset/memcpy of &x."""
+    fname, open_, close, idx = call
+    if fname in FILLS:
+        if (c.type == "timeval") != (fname in TIMEVAL_FILLS):
+            return f"{fname}() on a {c.type}"
+        edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+        return ""
+    if fname in HELPERS:
+        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+        return link_args(a, c, n, relpath, open_, close, union)
+    if memory and fname in ("memset", "memcpy"):
+        return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union)
+    return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
 def prototype_edits(a, params):
@@ -808,16 +803,7 @@ def boundary_edits(a, members):
             edits.append((relpath, stmt_start, semicolon + 1,
                           f"ktime_get_real_ts64(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
                           f"{indent}{target}.tv_usec = now64.tv_nsec / NSEC_PER_USEC;"))
-            # now64 declared at the start of the innermost block
-            depth, block = 0, stmt_start
-            while block > 0:
-                block -= 1
-                if code[block] == "}":
-                    depth += 1
-                elif code[block] == "{":
-                    if depth == 0:
-                        break
-                    depth -= 1
+            block = max(opening_brace(code, stmt_start), 0)  # now64 declared at the start of the innermost block
             if re.search(r"\bnow64\b", code[block:matching(code, block, "{", "}")].replace(code[stmt_start:semicolon], "")):
                 return None, f"{relpath}:{line_of(code, start)}: now64 is taken"
             eol = text.index("\n", block) + 1

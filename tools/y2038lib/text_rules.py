@@ -164,6 +164,20 @@ BRACED_TV64 = re.compile(r"(?P<path>\.\s*[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\
 LOW_PRECEDENCE = re.compile(r"\?|\|\||&&|[|&^]|<<|>>|[<>=!]=|[<>]")
 
 
+def opening_brace(code: str, pos: int) -> int:
+    """Offset of the '{' that opens the innermost block around pos (-1 if none)."""
+    depth = 0
+    while pos > 0:
+        pos -= 1
+        if code[pos] == "}":
+            depth += 1
+        elif code[pos] == "{":
+            if depth == 0:
+                return pos
+            depth -= 1
+    return -1
+
+
 def initialiser_value(text: str, start: int) -> int:
     """Where the initialiser value starting at start ends: the next ',' or
     '}' at its own nesting level."""
@@ -202,17 +216,7 @@ def ktime_designators(text: str) -> str:
     if not sites:
         return text
     # .tv.sec and .tv.nsec of one object in one initialiser (same enclosing brace)
-    def brace_of(pos):
-        depth, p = 0, pos
-        while p > 0:
-            p -= 1
-            if code[p] == "}":
-                depth += 1
-            elif code[p] == "{":
-                if depth == 0:
-                    return p
-                depth -= 1
-        return -1
+    brace_of = lambda pos: opening_brace(code, pos)
     groups = {}
     for site in sites:
         if site[4]:
