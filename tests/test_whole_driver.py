@@ -70,16 +70,27 @@ class WholeDriver(unittest.TestCase):
 
     def test_interfaces_and_mixed_declarations_stay(self):
         whys = [k["why"] for k in self.kept]
-        self.assertTrue(any(w.startswith("drv_ptp.c:22: drv_export_seconds() is used as a callback") for w in whys),
-                        whys)
+        self.assertIn("drv_ptp.c:22: drv_export_seconds() is exported and not called here: its type is other "
+                      "modules' interface [param a: kept as struct timeval]", whys)
         self.assertIn("int drv_export_seconds(struct timeval a)", self.new["drv_ptp.c"])
         self.assertIn("struct timespec one, *two = NULL;", self.new["drv_ptp.c"])
+
+    def test_an_exported_helper_called_here_changes_with_its_callers(self):
+        self.assertIn("local t1, local t2, param a, param b (exported: modules outside the directory that call "
+                      "drv_gap_ms() must change with it)", self.converted)
+        ptp = self.new["drv_ptp.c"]
+        for line in ("int drv_gap_ms(struct timespec64 a, struct timespec64 b)",
+                     "(b.tv_nsec / NSEC_PER_USEC - a.tv_nsec / NSEC_PER_USEC) / 1000;",
+                     "struct timespec64 t1, t2;", "ktime_get_real_ts64(&t2);"):
+            self.assertIn(line, ptp)
 
     def test_a_range_that_forbids_a_line_keeps_its_whole_group(self):
         new, converted, kept = driver_types.convert(self.texts, lambda relpath, line, text: relpath != "drv_init.c")
         # drv_init.c fills s->start: the whole drv_state group stays; the ioctl's does not touch drv_init.c
         self.assertEqual(sorted(converted), ["field when (an ABI: kept at its size, filled from a timespec64)",
-                                             "local later, local now, param ts"])
+                                             "local later, local now, param ts",
+                                             "local t1, local t2, param a, param b (exported: modules outside the "
+                                             "directory that call drv_gap_ms() must change with it)"])
         self.assertIn("\tstruct timespec last;\n\tstruct timespec start;", new["drv.h"])
         # and a range before 5.1 (no __kernel_old_timeval) keeps the ABI field too
         new, converted, kept = driver_types.convert(
@@ -91,7 +102,7 @@ class WholeDriver(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp)
         proc = run_cli("convert", str(FIXTURE), "--out", str(tmp / "out"), check=True)
         report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
-        self.assertEqual(len(report["whole_driver"]["converted"]), 4, proc.stdout)
+        self.assertEqual(len(report["whole_driver"]["converted"]), 5, proc.stdout)
         for name, text in self.new.items():
             written = (tmp / "out" / name).read_text()
             if name != "drv.h":  # the files that now call an accessor get its header

@@ -38,6 +38,7 @@ virtual report
 @initialize:python@
 @@
 escaping = set()
+converted = set()
 
 // Only files that call the API are worth parsing (and spatch's --use-gitgrep knows it).
 @uses_api@
@@ -47,6 +48,7 @@ escaping = set()
 @script:python new_file depends on uses_api@
 @@
 escaping.clear()
+converted.clear()
 
 @tv_local depends on uses_api@
 identifier fn, tv;
@@ -77,13 +79,13 @@ _e << value_init.E;
 @@
 escaping.add((fn, tv))
 
+// The rules below match anywhere and check the function in Python: a walk
+// through a function body fails ("reachable by inconsistent control-flow
+// paths") where an else exists only under a configuration.
 @reads@
-identifier tv_local.fn;
 identifier tv_local.tv;
 position p;
 @@
-fn(...) {
-<+...
 (
  do_gettimeofday(&tv@p)
 |
@@ -91,22 +93,14 @@ fn(...) {
 |
  tv@p.tv_usec
 )
-...+>
-}
 
 @other_use@
-identifier tv_local.fn;
 identifier tv_local.tv;
 position q != reads.p;
 @@
-fn(...) {
-<+...
  tv@q
-...+>
-}
 
 @written@
-identifier tv_local.fn;
 identifier tv_local.tv;
 identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 identifier member = {tv_sec, tv_usec};
@@ -114,8 +108,6 @@ expression E;
 assignment operator aop;
 position w;
 @@
-fn(...) {
-<+...
 (
  tv@w.member aop E
 |
@@ -131,28 +123,29 @@ fn(...) {
 |
  print(..., <+... tv@w.tv_sec ...+>, ...)
 )
-...+>
-}
 
 @script:python@
 fn << tv_local.fn;
 tv << tv_local.tv;
 q << other_use.q;
 @@
-escaping.add((fn, tv))
+if q[0].current_element == fn:
+    escaping.add((fn, tv))
 
 @script:python@
 fn << tv_local.fn;
 tv << tv_local.tv;
 w << written.w;
 @@
-escaping.add((fn, tv))
+if w[0].current_element == fn:
+    escaping.add((fn, tv))
 
 @convert_decl depends on patch@
 identifier tv_local.fn;
 identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
+position d;
 @@
-fn(...) {
+fn@d(...) {
   ...
 - struct timeval
 + struct timespec64
@@ -160,46 +153,47 @@ fn(...) {
   ...
 }
 
-// Uses change only where the declaration did.
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+d << convert_decl.d;
+@@
+converted.add((fn, tv))
+
+// Uses change only where the declaration did, in its own function.
 @convert_uses depends on patch@
-identifier tv_local.fn;
-identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
+identifier tv_local.tv;
+position u : script:python(tv) { (u[0].current_element, tv) in converted };
 // where the quotient would bind to a tighter operator it is parenthesised
 type T;
 expression E2;
 binary operator mul = {*, /, %};
 @@
-fn(...) {
-  ... when any
-  struct timespec64 tv;
-  <...
 (
-- do_gettimeofday(&tv)
+- do_gettimeofday(&tv@u)
 + ktime_get_real_ts64(&tv)
 |
-- tv.tv_usec / 1000
+- tv@u.tv_usec / 1000
 + tv.tv_nsec / NSEC_PER_MSEC
 |
-- tv.tv_usec / USEC_PER_MSEC
+- tv@u.tv_usec / USEC_PER_MSEC
 + tv.tv_nsec / NSEC_PER_MSEC
 |
-- (T)tv.tv_usec
+- (T)tv@u.tv_usec
 + (T)(tv.tv_nsec / NSEC_PER_USEC)
 |
-- E2 mul tv.tv_usec
+- E2 mul tv@u.tv_usec
 + E2 mul (tv.tv_nsec / NSEC_PER_USEC)
 |
-- !tv.tv_usec
+- !tv@u.tv_usec
 + !(tv.tv_nsec / NSEC_PER_USEC)
 |
-- ~tv.tv_usec
+- ~tv@u.tv_usec
 + ~(tv.tv_nsec / NSEC_PER_USEC)
 |
-- tv.tv_usec
+- tv@u.tv_usec
 + tv.tv_nsec / NSEC_PER_USEC
 )
-  ...>
-}
 
 @depends on context@
 expression E;

@@ -42,6 +42,7 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
+EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
 HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
@@ -332,6 +333,16 @@ class Analysis:
                 found.append((relpath, member.start(1), member.group(1)) if member else (relpath, m.start(), ""))
         return found
 
+    def called(self, name: str) -> bool:
+        """Whether the directory calls the function (not only declares or
+        defines it: a declaration has a type word or '*' before the name)."""
+        for code in self.code.values():
+            for m in re.finditer(rf"\b{re.escape(name)}\s*\(", code):
+                before = code[code.rfind("\n", 0, m.start()) + 1:m.start()]
+                if re.search(r"\breturn\s*$", before) or not re.search(r"(?:[A-Za-z_]\w*|\*)\s*$", before):
+                    return True
+        return False
+
     def ops_members(self, member: str):
         """The parameter candidates of the functions assigned to an ops member."""
         names = set()
@@ -428,6 +439,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     edits = {n: [] for n in range(len(a.candidates))}
     problems = {}
     abi = set()  # fields of structures that reach user space
+    exported = {}  # candidate -> the EXPORT_SYMBOL'd function whose parameter it is
     by_name = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
@@ -450,6 +462,13 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
             for relpath, start, member in a.function_used_as_value(c.function):
                 if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
                     edits[n].append((relpath, start, start + len(member), OPS_64[member]))
+                    continue
+                if EXPORTED.search(a.code[relpath][max(0, start - 40):start]):
+                    if a.called(c.function):  # the driver's own helper: its callers here change with it
+                        exported.setdefault(n, c.function)
+                    else:
+                        problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is "
+                                               f"exported and not called here: its type is other modules' interface")
                     continue
                 problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
                                        f"as a callback: its type is an interface (a kernel ops structure's, say)")
@@ -496,7 +515,9 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
             kept.append({"why": f"{refused[0]} [{names}: kept as struct {a.candidates[members[0]].type}]",
                          "names": sorted({(a.candidates[m].relpath, a.candidates[m].name) for m in members})})
             continue
-        converted.append(names)
+        changed_exports = sorted({exported[m] for m in members if m in exported})
+        converted.append(names + "".join(f" (exported: modules outside the directory that call {f}() "
+                                         f"must change with it)" for f in changed_exports))
         cluster_edits += prototype_edits(a, [a.candidates[m] for m in members if a.candidates[m].kind == "param"])
         for e in cluster_edits:
             per_file.setdefault(e[0], set()).add(e[1:])
