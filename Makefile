@@ -27,6 +27,8 @@ help:
 	@echo "                         MIN_KERNEL=X.Y: oldest kernel the result must build on (drops dead compat"
 	@echo "                         branches); default: read from the code's version conditionals"
 	@echo "                         VERIFY=1: build original and result against 6.1 and 6.12, x86_64 and arm"
+	@echo "                         COMPAT_HEADER=0: no y2038-compat.h (fallbacks for the range's older"
+	@echo "                         kernels); what they lack is then left as it was"
 	@echo "  make check-dkms         convert the eight Debian 12 DKMS packages and build them against 6.1"
 	@echo "                         and 6.12 (x86_64, arm); writes the README's table to <work>/dkms-table.md"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
@@ -72,7 +74,7 @@ compare:
 
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
-	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG) $(if $(MIN_KERNEL),--min-kernel $(MIN_KERNEL)) $(if $(VERIFY),--verify)
+	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG) $(if $(MIN_KERNEL),--min-kernel $(MIN_KERNEL)) $(if $(filter 0,$(COMPAT_HEADER)),--no-compat-header) $(if $(VERIFY),--verify)
 
 LEGACY_OUT := $(or $(Y2038_WORK),$(HOME)/.cache/y2038)/legacy-converted
 legacy-patch:

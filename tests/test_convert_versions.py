@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, run_cli
-from y2038lib import api_availability, kernel_versions as kv, rules
+from y2038lib import api_availability, compat_fallbacks, kernel_versions as kv, rules
 
 COMPAT_H = textwrap.dedent("""\
     #include <linux/version.h>
@@ -192,7 +192,8 @@ class Convert(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-versions-"))
         cls.src = write(cls.tmp / "nf", {"compat.h": COMPAT_H, "main.c": MAIN_C})
-        cls.default = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "default"))
+        cls.default = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "default"), "--no-compat-header")
+        cls.compat = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "compat"))
         cls.newer = run_cli("convert", str(cls.src), "--out", str(cls.tmp / "5.10"), "--min-kernel", "5.10")
 
     @classmethod
@@ -224,6 +225,43 @@ class Convert(unittest.TestCase):
             for version in kv.samples_for(project.tested, kv.code(2, 6, 0), kv.code(6, 12, 255)):
                 self.assertEqual(kv.lines_compiled_at(converted, project, version),
                                  kv.lines_compiled_at((self.src / name).read_text(), project, version))
+
+    def test_compat_header_carries_the_new_api_back_to_older_kernels(self):
+        self.assertEqual(self.compat.returncode, 0, self.compat.stderr)
+        main = (self.tmp / "compat" / "main.c").read_text()
+        self.assertIn('#include "compat.h"\n#include "y2038-compat.h"\n', main)
+        self.assertIn("\tstruct timespec64 tv;\n\n\tktime_get_real_ts64(&tv);\n"
+                      "\treturn tv.tv_sec * 1000 + tv.tv_nsec / NSEC_PER_MSEC;", main)
+        # scalar ktime_t arithmetic has no fallback: still left for kernels before 4.10
+        self.assertIn("hrtimer_start(&timer, ktime_set(0, ns), HRTIMER_MODE_REL);", main)
+        header = (self.tmp / "compat" / "y2038-compat.h").read_text()
+        self.assertIn("#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 17, 0)\n#define timespec64 timespec\n#endif", header)
+        self.assertIn("#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 17, 0)\n"
+                      "#define ktime_get_real_ts64(...) getnstimeofday(__VA_ARGS__)\n#endif", header)
+        self.assertNotIn("getrawmonotonic", header)  # only what the code uses
+        report = self.report("compat")
+        self.assertEqual(report["compat_header"]["names"], ["timespec64", "ktime_get_real_ts64"])
+        self.assertEqual(report["version_check"], [])
+        self.assertFalse(any("timespec64" in line for line in report["needs_newer_kernel"]))
+        patch = (self.tmp / "compat" / "y2038-convert.patch").read_text()
+        self.assertIn("--- /dev/null\n+++ b/y2038-compat.h\n", patch)
+
+    def test_a_fallback_stands_only_where_its_old_names_exist(self):
+        since_2_6_20 = kv.KernelRange(kv.code(2, 6, 20), kv.code(6, 12, 255), "test")
+        usable = compat_fallbacks.usable(since_2_6_20, {"do_gettimeofday"})
+        self.assertIn("ktime_get_real_ts64", usable)  # getnstimeofday: 2.6.11
+        self.assertNotIn("ktime_get_raw_ts64", usable)  # getrawmonotonic came in 2.6.28
+        self.assertIn("ktime_get_raw_ts64", compat_fallbacks.usable(since_2_6_20, {"getrawmonotonic"}))
+        self.assertNotIn("timespec64_sub", usable)  # history of timespec_sub not known here
+        self.assertIn("timespec64_sub", compat_fallbacks.usable(since_2_6_20, {"timespec_sub"}))
+        # a range that starts at 3.17 needs no tier below it
+        self.assertIn("ktime_get_raw_ts64",
+                      compat_fallbacks.usable(kv.KernelRange(kv.code(3, 17, 0), kv.code(6, 12, 255), "t"), set()))
+        for fallback in compat_fallbacks.FALLBACKS.values():  # each agrees with the rules' // Introduced:
+            known = [h.introduced[fallback.name] for _, campaign_rules in rules.campaigns()
+                     for h in map(api_availability.RuleHistory.of, campaign_rules) if fallback.name in h.introduced]
+            if known:
+                self.assertEqual(kv.parse(fallback.tiers[-1].before), min(known), fallback.name)
 
     def test_min_kernel_drops_dead_compat_code_and_converts(self):
         self.assertEqual(self.newer.returncode, 0, self.newer.stderr)

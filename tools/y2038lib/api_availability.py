@@ -132,11 +132,13 @@ def shim_definitions(text: str, names) -> dict:
 class SiteFilter:
     """Keeps the changes of a rule that every kernel of the range can take."""
 
-    def __init__(self, project: kv.Project, kernel_range: kv.KernelRange, histories: dict):
-        """histories: {rule.relpath: RuleHistory}."""
+    def __init__(self, project: kv.Project, kernel_range: kv.KernelRange, histories: dict, fallbacks=frozenset()):
+        """histories: {rule.relpath: RuleHistory}; fallbacks: names the
+        converted code may use on any kernel of the range (compat_fallbacks)."""
         self.project = project
         self.range = kernel_range
         self.histories = histories
+        self.fallbacks = fallbacks
         self.names = catalogue_names(histories.values())
 
     def __call__(self, rule, relpath: str, before: bytes, after: bytes) -> Outcome:
@@ -205,7 +207,8 @@ class SiteFilter:
             return Decision(line, False, f"compiled only for kernels "
                                          f"{'before ' + kv.show(hi + 1) if hi & 255 == 255 else 'up to ' + kv.show(hi)}, "
                                          f"which still have {names}: left for them", True)
-        needs = [(v, n) for n, v in rh.introduced.items() if n == "*" or n in added_tokens]
+        needs = [(v, n) for n, v in rh.introduced.items()
+                 if n == "*" or (n in added_tokens and n not in self.fallbacks)]
         if needs:
             version, name = max(needs)
             if version > lo:
@@ -216,15 +219,16 @@ class SiteFilter:
         return Decision(line, True)
 
 
-def unavailable_uses(original: str, converted: str, project, samples, histories) -> list:
+def unavailable_uses(original: str, converted: str, project, samples, histories, provided=frozenset()) -> list:
     """The compile-free check: at each sample kernel version, the lines the
     preprocessor keeps in the conversion but not in the original may only
-    use the names the rules' histories say that kernel has.  Returns
+    use the names the rules' histories say that kernel has (or the
+    converted code's compat header provides).  Returns
     ["<version>: <name> (since <v>): <line>"]."""
     first = {}
     for h in histories:
         for name, version in h.introduced.items():
-            if name != "*":
+            if name != "*" and name not in provided:
                 first[name] = min(version, first.get(name, version))
     found = []
     for version in samples:

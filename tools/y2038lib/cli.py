@@ -77,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
                          "the code's version conditionals")
     sp.add_argument("--max-kernel", metavar="X.Y", help="newest kernel (default: the newest packaged, "
                                                         f"{kernel_versions.NEWEST_PACKAGED})")
+    sp.add_argument("--no-compat-header", dest="compat_header", action="store_false",
+                    help="leave what an older kernel of the range lacks as it was, instead of writing it "
+                         "with fallbacks in y2038-compat.h for those kernels")
     sp.add_argument("--verify", action="store_true",
                     help="build the original and the converted module against the packaged kernels "
                          "(allmodconfig, x86_64 and arm): the conversion must build wherever the original does")
@@ -143,7 +146,8 @@ def main(argv=None) -> int:
         elif args.command == "convert":
             deps.ensure_packages(deps.BASE_PACKAGES)
             converted = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
-                                        args.jobs, args.timeout, args.min_kernel, args.max_kernel)
+                                        args.jobs, args.timeout, args.min_kernel, args.max_kernel,
+                                        args.compat_header)
             print(f"{args.dir} -> {args.out}: {convert.summary(converted)}")
             print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
             for problem in converted["problems"]:

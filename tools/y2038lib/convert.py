@@ -21,7 +21,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import api_availability, driver_types, kernel_versions
+from . import api_availability, compat_fallbacks, driver_types, kernel_versions
 from .apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from .common import REPO, Y2038Error, progress, write_json
 
@@ -69,10 +69,11 @@ def check_dirs(src: Path, out: Path) -> None:
                          f"(nothing there is overwritten)")
 
 
-def unified_diff(relpath: str, before: bytes, after: bytes) -> str:
-    lines = difflib.unified_diff(before.decode(errors="replace").splitlines(True),
+def unified_diff(relpath: str, before, after: bytes) -> str:
+    """before: None for a new file."""
+    lines = difflib.unified_diff((before or b"").decode(errors="replace").splitlines(True),
                                  after.decode(errors="replace").splitlines(True),
-                                 f"a/{relpath}", f"b/{relpath}")
+                                 f"a/{relpath}" if before is not None else "/dev/null", f"b/{relpath}")
     return f"diff -u a/{relpath} b/{relpath}\n" + "".join(lines)
 
 
@@ -111,11 +112,13 @@ def still_reported(applier, rule, root: Path, files, timeout: int):
 
 
 def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
-            min_kernel: str = None, max_kernel: str = None) -> dict:
+            min_kernel: str = None, max_kernel: str = None, compat_header: bool = True) -> dict:
     """DIR -> OUT for the kernels the code supports: min_kernel/max_kernel
     ('X.Y'), else the range read from its version conditionals.  With
     min_kernel, conditionals decided for the whole range are resolved first
-    (dead compat code removed)."""
+    (dead compat code removed).  With compat_header, a name some kernel of
+    the range lacks is written anyway where compat_fallbacks can provide it
+    (OUT/y2038-compat.h, included where used)."""
     check_dirs(src, out)
     source = SourceDir(src.resolve())
     if not any(fnmatch.fnmatch(f, "*.[ch]") for f in source.files):
@@ -142,7 +145,9 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                          f"{max_kernel or kernel_versions.NEWEST_PACKAGED}")
     progress(f"kernels supported: {kernel_range.text()}")
     applier = Applier(source, jobs, timeout, use_scope=False)
-    applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories)
+    original_names = {name for text in texts.values() for name in re.findall(r"\b\w+\b", text)}
+    fallbacks = compat_fallbacks.usable(kernel_range, original_names) if compat_header else set()
+    applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
@@ -154,7 +159,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
         if campaign == WHOLE_DRIVER_BEFORE:
-            report["whole_driver"] = whole_driver_pass(applier, c_files, project, kernel_range)
+            report["whole_driver"] = whole_driver_pass(applier, c_files, project, kernel_range, fallbacks)
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
             report["campaigns"].append(entry)
@@ -177,6 +182,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
         changed = {f: c for f, c in applier.current.items() if c != (source.src / f).read_bytes()}
         for relpath in changed:  # the accessors' header, where the file has no way to it
             changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
+        report["compat_header"] = add_compat_header(changed, source, kernel_range, fallbacks)
         for relpath, content in changed.items():
             (scratch / relpath).write_bytes(content)
         left, hazards = [], []
@@ -205,7 +211,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                                    and relpath not in project.problems
                                    for problem in api_availability.unavailable_uses(
                                        texts[relpath], changed[relpath].decode(errors="replace"), project,
-                                       samples, [*histories.values(), WHOLE_DRIVER_HISTORY])]
+                                       samples, [*histories.values(), WHOLE_DRIVER_HISTORY],
+                                       set(report["compat_header"]["names"]))]
         report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
         report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
         decided = {(relpath, d.line, path) for path, files in applier.refused.items()
@@ -220,7 +227,8 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
                                  and not already_listed(line, decided)}, key=sort_key)
         report["hazards"] = sorted(set(hazards), key=sort_key)
         (scratch / OUTPUTS[0]).write_text("".join(
-            unified_diff(f, (source.src / f).read_bytes(), changed[f]) for f in sorted(changed)))
+            unified_diff(f, (source.src / f).read_bytes() if f in source.files else None, changed[f])
+            for f in sorted(changed)))
         (scratch / OUTPUTS[1]).write_text(report_text(report))
         write_json(scratch / OUTPUTS[2], report)
         if out.exists():
@@ -248,12 +256,13 @@ def with_timekeeping_include(before: bytes, after: bytes) -> bytes:
     new = set(TIMEKEEPING_API.findall(after)) - set(TIMEKEEPING_API.findall(before))
     if not new or TIMEKEEPING_HEADERS.search(after):
         return after
-    linux = list(re.finditer(rb"^\s*#\s*include\s*<linux/[^>]+>[^\n]*\n", after, re.M))
-    local = re.search(rb"^\s*#\s*include\b", after, re.M)
-    if not linux and not local:
+    text = after.decode(errors="replace")
+    includes = compat_fallbacks.top_level_includes(text)  # not into one branch of an #if
+    linux = [m for m in includes if re.search(r"<linux/", m.group(0))]
+    if not includes:
         return after
-    at = linux[-1].end() if linux else local.start()  # kernel headers before the driver's own
-    return after[:at] + b"#include <linux/ktime.h>\n" + after[at:]
+    at = linux[-1].end() if linux else includes[0].start()  # kernel headers before the driver's own
+    return (text[:at] + "#include <linux/ktime.h>\n" + text[at:]).encode()
 
 
 def for_older_kernels(line: str, applier, project, kernel_range, histories) -> bool:
@@ -286,7 +295,7 @@ WHOLE_DRIVER_HISTORY = api_availability.RuleHistory(api_availability.history(dri
                                                     api_availability.history(driver_types.REMOVED), False)
 
 
-def whole_driver_pass(applier, c_files, project, kernel_range) -> dict:
+def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dict:
     """The driver's own struct timespec/timeval declarations with all their
     uses across the directory (driver_types), where the kernel range allows."""
     texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
@@ -302,7 +311,8 @@ def whole_driver_pass(applier, c_files, project, kernel_range) -> dict:
             except kernel_versions.ConditionalError:
                 versions[relpath] = None
         kernels = versions[relpath].kernels(line) if versions[relpath] else (kernel_range.lo, kernel_range.hi)
-        needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced] or [0])
+        needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced and n not in fallbacks]
+                    or [0])
         return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
 
     new, converted, kept = driver_types.convert(texts, allowed)
@@ -312,6 +322,28 @@ def whole_driver_pass(applier, c_files, project, kernel_range) -> dict:
         applier.current[relpath] = text.encode()
     progress(f"whole-driver pass: {len(converted)} declaration groups converted, {len(kept)} kept")
     return {"converted": converted, "kept": kept, "files": sorted(new), "sites": sites}
+
+
+def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
+    """Where converted files use a name that some kernel of the range
+    lacks, y2038-compat.h (its fallbacks) is added to the directory and
+    included by them."""
+    users = {}
+    for relpath, content in changed.items():
+        names = compat_fallbacks.needed(content.decode(errors="replace"), kernel_range, fallbacks)
+        if names:
+            users[relpath] = names
+    if not users:
+        return {"file": None, "names": [], "files": []}
+    if compat_fallbacks.HEADER in source.files:
+        raise Y2038Error(f"{source.src}/{compat_fallbacks.HEADER} exists: convert writes its own; rename it, "
+                         f"or run with --no-compat-header")
+    for relpath in users:
+        changed[relpath] = compat_fallbacks.with_include(changed[relpath].decode(errors="replace"),
+                                                         relpath).encode()
+    names = sorted({n for used in users.values() for n in used}, key=list(compat_fallbacks.FALLBACKS).index)
+    changed[compat_fallbacks.HEADER] = compat_fallbacks.header_text(names).encode()
+    return {"file": compat_fallbacks.HEADER, "names": names, "files": sorted(users)}
 
 
 def drop_compat_branches(applier, project, kernel_range, texts) -> dict:
@@ -393,10 +425,13 @@ def report_text(report: dict) -> str:
                  "(--min-kernel raises the range)", "needs_newer_kernel", "nothing"),
                 ("Left to convert by hand", "left", "nothing"),
                 ("Compat shims the code defines", "shims", "none"),
+                (f"Fallbacks written to {compat_fallbacks.HEADER} for the older kernels of the range "
+                 f"(included by {len(report['compat_header']['files'])} files)", "compat_names", "none"),
                 ("y2038 hazards in the converted code", "hazards", "none")]
     for title, key, empty in sections:
-        lines += ["", f"{title} ({len(report[key])}):"]
-        lines += [f"  {line}" for line in report[key]] or [f"  {empty}"]
+        found = report["compat_header"]["names"] if key == "compat_names" else report[key]
+        lines += ["", f"{title} ({len(found)}):"]
+        lines += [f"  {line}" for line in found] or [f"  {empty}"]
     return "\n".join(lines) + "\n"
 
 
