@@ -37,6 +37,8 @@ static void board_dump(ktime_t kt, ktime_t *p)
 {
 	pr_info("board: %d.%09d\n", kt.tv.sec, kt.tv.nsec);
 	seq_printf(m, "next %d.%09d\n", p->tv.sec, p->tv.nsec);
+	/* not half of it either: the nanoseconds inside an expression */
+	pr_info("board: %8d.%03d\n", kt.tv.sec, kt.tv.nsec / 1000000);
 }
 
 /* Must NOT change: a half written alone, or updated in place (reported). */

@@ -194,7 +194,8 @@ position p1 != other_type.p, p2 != other_type.p;
 + *e = ktime_set(S, N);
 )
 
-// Values printed through a format string keep their accessors (reported).
+// Values printed through a format string keep their accessors (reported),
+// also inside an argument (t.tv.nsec / 1000000).
 // One rule per accessor: a disjunction would stop at the first one in a call.
 @printed0@
 expression e;
@@ -202,7 +203,7 @@ constant char[] fmt;
 identifier f;
 position p;
 @@
- f(..., fmt, ..., e.tv@p.sec, ...)
+ f(..., fmt, ..., <+... e.tv@p.sec ...+>, ...)
 
 @printed1@
 expression e;
@@ -210,7 +211,7 @@ constant char[] fmt;
 identifier f;
 position p;
 @@
- f(..., fmt, ..., e.tv@p.nsec, ...)
+ f(..., fmt, ..., <+... e.tv@p.nsec ...+>, ...)
 
 @printed2@
 expression e;
@@ -218,7 +219,7 @@ constant char[] fmt;
 identifier f;
 position p;
 @@
- f(..., fmt, ..., e->tv@p.sec, ...)
+ f(..., fmt, ..., <+... e->tv@p.sec ...+>, ...)
 
 @printed3@
 expression e;
@@ -226,7 +227,7 @@ constant char[] fmt;
 identifier f;
 position p;
 @@
- f(..., fmt, ..., e->tv@p.nsec, ...)
+ f(..., fmt, ..., <+... e->tv@p.nsec ...+>, ...)
 
 // Writes that are not a pair: every access to that ktime_t in the function
 // is left alone (a half-converted function helps nobody) and reported.
