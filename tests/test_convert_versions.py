@@ -263,6 +263,14 @@ class Convert(unittest.TestCase):
             if known:
                 self.assertEqual(kv.parse(fallback.tiers[-1].before), min(known), fallback.name)
 
+    def test_the_include_goes_after_the_last_unconditional_one(self):
+        guarded = "#ifndef DRV_H\n#define DRV_H\n#include <linux/time.h>\n#ifdef X\n#include <a.h>\n#endif\nint x;\n#endif\n"
+        self.assertEqual(compat_fallbacks.with_include(guarded, "sub/drv.h"),
+                         guarded.replace("time.h>\n", 'time.h>\n#include "../y2038-compat.h"\n'))
+        branchy = "#include <a.h>\n#ifndef EXTERNAL\n#include <b.h>\n#else\n#include \"b.h\"\n#endif\nint y;\n"
+        self.assertEqual(compat_fallbacks.with_include(branchy, "c.c"),
+                         branchy.replace("a.h>\n", 'a.h>\n#include "y2038-compat.h"\n'))
+
     def test_min_kernel_drops_dead_compat_code_and_converts(self):
         self.assertEqual(self.newer.returncode, 0, self.newer.stderr)
         main = (self.tmp / "5.10" / "main.c").read_text()

@@ -153,10 +153,17 @@ def header_text(names) -> str:
     return "\n".join(out) + "\n"
 
 
+INCLUDE_GUARD = re.compile(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.M)
+
+
 def top_level_includes(text: str) -> list:
-    """The #include lines outside any conditional (matches, in order)."""
-    depth, found = 0, []
-    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif|include)\b[^\n]*\n", text, re.M):
+    """The #include lines outside any conditional but a header's include
+    guard (matches, in order)."""
+    directives = list(re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif|include)\b[^\n]*\n", text, re.M))
+    first_if = next((m for m in directives if m.group(1).startswith("if")), None)
+    guard = first_if is not None and INCLUDE_GUARD.match(text, first_if.start())
+    depth, found = (-1 if guard else 0), []
+    for m in directives:
         word = m.group(1)
         depth += 1 if word.startswith("if") else -1 if word == "endif" else 0
         if word == "include" and depth == 0:
