@@ -246,6 +246,16 @@ class Convert(unittest.TestCase):
         patch = (self.tmp / "compat" / "y2038-convert.patch").read_text()
         self.assertIn("--- /dev/null\n+++ b/y2038-compat.h\n", patch)
 
+    def test_a_name_the_code_defines_itself_gets_no_fallback(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-own-compat-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        own = "#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 17, 0)\n#define timespec64 timespec\n#endif\n"
+        src = write(tmp / "src", {"compat.h": COMPAT_H + own, "main.c": MAIN_C})
+        proc = run_cli("convert", str(src), "--out", str(tmp / "out"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
+        self.assertNotIn("timespec64", report["compat_header"]["names"])
+
     def test_a_fallback_stands_only_where_its_old_names_exist(self):
         since_2_6_20 = kv.KernelRange(kv.code(2, 6, 20), kv.code(6, 12, 255), "test")
         usable = compat_fallbacks.usable(since_2_6_20, {"do_gettimeofday"})

@@ -146,7 +146,9 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     progress(f"kernels supported: {kernel_range.text()}")
     applier = Applier(source, jobs, timeout, use_scope=False)
     original_names = {name for text in texts.values() for name in re.findall(r"\b\w+\b", text)}
-    fallbacks = compat_fallbacks.usable(kernel_range, original_names) if compat_header else set()
+    defined_here = {name for text in texts.values()  # the code's own compat definitions win
+                    for name, _ in api_availability.shim_definitions(text, set(compat_fallbacks.FALLBACKS)).values()}
+    fallbacks = compat_fallbacks.usable(kernel_range, original_names) - defined_here if compat_header else set()
     applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report = {"source": str(shown), "spatch": applier.version, "campaigns": [],
