@@ -84,11 +84,26 @@ class WholeDriver(unittest.TestCase):
                      "struct timespec64 t1, t2;", "ktime_get_real_ts64(&t2);"):
             self.assertIn(line, ptp)
 
+    def test_microseconds_written_into_a_timeval_stay_exact(self):
+        self.assertIn("global drv_blit_time", self.converted)
+        self.assertIn("local deadline", self.converted)
+        debug = self.new["drv_debug.c"]
+        for line in ("struct timespec64 drv_blit_time;", "jiffies_to_timespec64(jiffies, &drv_blit_time);",
+                     "struct timespec64 now;\n\n\t\tjiffies_to_timespec64(jiffies, &now);",
+                     "drv_blit_time.tv_nsec = (now.tv_nsec / NSEC_PER_USEC - drv_blit_time.tv_nsec / "
+                     "NSEC_PER_USEC) * NSEC_PER_USEC;",
+                     '(int)(drv_blit_time.tv_nsec / NSEC_PER_USEC));',
+                     "deadline.tv_nsec = (usec % 1000000) * NSEC_PER_USEC;",
+                     "return deadline.tv_sec * 1000 + deadline.tv_nsec / NSEC_PER_MSEC;",
+                     "drv_blit_time.tv_nsec = 0;", "drv_blit_time.tv_nsec += 5 * NSEC_PER_USEC;"):
+            self.assertIn(line, debug)
+
     def test_a_range_that_forbids_a_line_keeps_its_whole_group(self):
         new, converted, kept = driver_types.convert(self.texts, lambda relpath, line, text: relpath != "drv_init.c")
         # drv_init.c fills s->start: the whole drv_state group stays; the ioctl's does not touch drv_init.c
         self.assertEqual(sorted(converted), ["field when (an ABI: kept at its size, filled from a timespec64)",
-                                             "local later, local now, param ts",
+                                             "global drv_blit_time", "local deadline",
+                                             "local later, local now, param ts", "local now",
                                              "local t1, local t2, param a, param b (exported: modules outside the "
                                              "directory that call drv_gap_ms() must change with it)"])
         self.assertIn("\tstruct timespec last;\n\tstruct timespec start;", new["drv.h"])
@@ -102,7 +117,7 @@ class WholeDriver(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp)
         proc = run_cli("convert", str(FIXTURE), "--out", str(tmp / "out"), check=True)
         report = json.loads((tmp / "out" / "y2038-convert.json").read_text())
-        self.assertEqual(len(report["whole_driver"]["converted"]), 5, proc.stdout)
+        self.assertEqual(len(report["whole_driver"]["converted"]), 8, proc.stdout)
         for name, text in self.new.items():
             written = (tmp / "out" / name).read_text()
             if name != "drv.h":  # the files that now call an accessor get its header

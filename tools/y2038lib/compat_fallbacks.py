@@ -71,6 +71,7 @@ FALLBACKS = {f.name: f for f in (
     _alias("set_normalized_timespec64", "set_normalized_timespec"),
     _alias("ktime_to_timespec64", "ktime_to_timespec"),
     _alias("timespec64_to_ktime", "timespec_to_ktime"),
+    _alias("jiffies_to_timespec64", "jiffies_to_timespec"),
     Fallback("ktime_get_ns", (Tier("3.17", "#define ktime_get_ns() ((u64)ktime_to_ns(ktime_get()))",
                                    ("ktime_to_ns", "ktime_get")),)),
     Fallback("ktime_get_real_ns", (Tier("3.17", "#define ktime_get_real_ns() ((u64)ktime_to_ns(ktime_get_real()))",

@@ -30,7 +30,7 @@ code alone.
 import re
 from dataclasses import dataclass, field
 
-from .text_rules import opening_brace
+from .text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "getnstimeofday": "ktime_get_real_ts64", "do_gettimeofday": "ktime_get_real_ts64",
@@ -40,6 +40,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
+# edits no per-file rule makes (a jiffies fill, a tv_usec write): this pass takes such lone locals
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec"}
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -490,7 +492,8 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
                for m in members) and \
                 not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (a.candidates[m].relpath,
                                                                                a.candidates[m].decl)) > 1
-                        for m in members):
+                        for m in members) and \
+                not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]):
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
         names = ", ".join(sorted({f"{a.candidates[m].kind} {a.candidates[m].name}" for m in members}))
         refused = [problems[m] for m in members if m in problems]
@@ -542,11 +545,18 @@ def classify(a, c, n, relpath, start, end, edits, union):
         if name == "tv_usec":
             if c.type != "timeval":
                 return "tv_usec of a timespec"
-            if re.match(r"\s*(=[^=]|\+=|-=|\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
+            written = re.match(r"\s*(=(?!=)|\+=|-=)", code[m_end:])
+            if written and not code[:expr_start].rstrip().endswith(("&", "++", "--")):
+                return usec_write_edit(code, relpath, m_start, m_end, m_end + written.end(), edits[n])
+            if re.match(r"\s*(\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
                 return "tv_usec written"
+            to_ms = re.match(r"\s*/\s*(1000|USEC_PER_MSEC)\b", code[m_end:])
+            operand = re.search(r"([*/%!~]|\([^()]*\))\s*$", code[:expr_start])  # x * f.tv_usec, (long)f.tv_usec
+            if to_ms and not operand:  # f.tv_usec / 1000: the milliseconds, as do_gettimeofday.cocci writes them
+                edits[n].append((relpath, m_start, m_end + to_ms.end(), "tv_nsec / NSEC_PER_MSEC"))
+                return ""
             edits[n].append((relpath, m_start, m_end, "tv_nsec / NSEC_PER_USEC"))
             after_expr = code[m_end:m_end + 3]
-            operand = re.search(r"([*/%!~]|\([^()]*\))\s*$", code[:expr_start])  # x * f.tv_usec, (long)f.tv_usec
             if re.match(r"\s*[*/%]", after_expr) or operand:  # the quotient keeps its meaning as an operand
                 edits[n][-1] = (relpath, expr_start, m_end, f"({a.texts[relpath][expr_start:m_start]}tv_nsec / NSEC_PER_USEC)")
             return ""
@@ -755,6 +765,28 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     if target is None:
         return f"passed to {fname}()"
     union(n, a.candidates.index(target))
+    return ""
+
+
+def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
+    """x.tv_usec = E; (or +=, -=) of a timeval that becomes a timespec64:
+    x.tv_nsec = (E) * NSEC_PER_USEC; (0 stays 0).  Reads divide it back, so
+    the microseconds are exact; the product fits a 32-bit long for
+    |E| < 2147483, which a microsecond field holds.  Returns why not, or ''."""
+    end = value_end(code, value_start, ";,")
+    if end >= len(code) or code[end] != ";":
+        return "tv_usec written inside an expression"
+    value = code[value_start:end].strip()
+    if not value:
+        return "tv_usec written"
+    start = value_start + len(code[value_start:end]) - len(code[value_start:end].lstrip())
+    stop = start + len(value)
+    out.append((relpath, m_start, m_end, "tv_nsec"))
+    if value != "0":
+        simple = re.fullmatch(r"[\w.>-]+|\d+", value) and "-" not in value.replace("->", "")
+        if not simple:
+            out.append((relpath, start, start, "("))
+        out.append((relpath, stop, stop, " * NSEC_PER_USEC" if simple else ") * NSEC_PER_USEC"))
     return ""
 
 

@@ -178,9 +178,9 @@ def opening_brace(code: str, pos: int) -> int:
     return -1
 
 
-def initialiser_value(text: str, start: int) -> int:
-    """Where the initialiser value starting at start ends: the next ',' or
-    '}' at its own nesting level."""
+def value_end(text: str, start: int, stops: str = ",") -> int:
+    """Where the value starting at start ends: the next of stops (an
+    initialiser's ',') or closing bracket at its own nesting level."""
     depth = 0
     for pos in range(start, len(text)):
         c = text[pos]
@@ -190,7 +190,7 @@ def initialiser_value(text: str, start: int) -> int:
             if depth == 0:
                 return pos
             depth -= 1
-        elif c == "," and depth == 0:
+        elif c in stops and depth == 0:
             return pos
     return len(text)
 
@@ -209,7 +209,7 @@ def ktime_designators(text: str) -> str:
             before = before.rsplit("\n", 1)[0].rstrip() if "\n" in before else ""
         if not before.endswith(("{", ",")):
             continue  # not a designator: a member access in an expression
-        end = initialiser_value(code, m.end())
+        end = value_end(code, m.end())
         end = m.end() + len(code[m.end():end].rstrip())
         path = re.sub(r"\s+", "", m.group("path"))
         sites.append((m.start(), m.end(), end, path, m.group("half")))
