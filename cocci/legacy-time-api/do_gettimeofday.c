@@ -153,3 +153,14 @@ static int board_timed_cmd(int cmd)
 #endif
 	return 0;
 }
+
+/* Must change: a local declared in a nested block. */
+static void board_probe_stamp(struct board_probe *bp)
+{
+	if (!bp->stamp) {
+		struct timeval nested;
+
+		do_gettimeofday(&nested);
+		bp->stamp = (u64)nested.tv_sec * 1000000 + nested.tv_usec;
+	}
+}

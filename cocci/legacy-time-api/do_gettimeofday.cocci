@@ -50,13 +50,15 @@ converted = set()
 escaping.clear()
 converted.clear()
 
+// <+... ...+>: a declaration in a nested block counts too ("... when any"
+// reaches only the function's own block).
 @tv_local depends on uses_api@
 identifier fn, tv;
 @@
 fn(...) {
-  ... when any
+<+...
   struct timeval tv;
-  ... when any
+...+>
 }
 
 // "struct timeval tv;" above also matches a declaration with an
@@ -67,9 +69,9 @@ identifier tv_local.tv;
 expression E;
 @@
 fn(...) {
-  ... when any
+<+...
   struct timeval tv = E;
-  ... when any
+...+>
 }
 
 @script:python@
@@ -146,11 +148,11 @@ identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping };
 position d;
 @@
 fn@d(...) {
-  ...
+<+...
 - struct timeval
 + struct timespec64
   tv;
-  ...
+...+>
 }
 
 @script:python@

@@ -109,3 +109,46 @@ static void stamp_from_field(struct clk_stats *st)
 	getnstimeofday(&ts);
 	st->wall_sec = ts.tv_sec;
 }
+
+/* Must change: a local declared in a nested block. */
+static void board_probe_stamp(struct board_probe *bp)
+{
+	if (!bp->stamp) {
+		struct timespec nested;
+
+		get_monotonic_boottime(&nested);
+		bp->stamp = (u64)nested.tv_sec * 1000000 + nested.tv_nsec / 1000;
+	}
+}
+
+/*
+ * Must change: an else that exists only under a configuration gives spatch
+ * two control-flow views of the function (a walk through its body failed).
+ */
+static int board_timed_cmd(int cmd)
+{
+	struct timespec t1;
+
+	if (cmd < 4) {
+		switch (cmd) {
+		case 1:
+			{
+				board_kick();
+			}
+			break;
+		default:
+			{
+				return -EINVAL;
+			}
+			break;
+		}
+	}
+#ifdef CONFIG_BOARD_ENCODER
+	else
+	{
+		return -EINVAL;
+	}
+#endif
+	getnstimeofday(&t1);
+	return t1.tv_nsec;
+}

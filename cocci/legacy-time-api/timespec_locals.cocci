@@ -43,6 +43,7 @@ virtual report
 @initialize:python@
 @@
 escaping = set()
+converted = set()  # (function, local) whose declaration changed
 value_inits = set()  # locals initialised by an expression with no 64-bit twin
 links = {}
 
@@ -111,16 +112,19 @@ def convertible(fn, ts):
 @script:python new_file depends on uses_api@
 @@
 escaping.clear()
+converted.clear()
 value_inits.clear()
 links.clear()
 
+// <+... ...+>: a declaration in a nested block counts too ("... when any"
+// reaches only the function's own block).
 @ts_local depends on uses_api@
 identifier fn, ts;
 @@
 fn(...) {
-  ... when any
+<+...
   struct timespec ts;
-  ... when any
+...+>
 }
 
 // "struct timespec ts;" above also matches a declaration with an
@@ -133,9 +137,9 @@ identifier ts_local.ts;
 expression E;
 @@
 fn(...) {
-  ... when any
+<+...
   struct timespec ts = E;
-  ... when any
+...+>
 }
 
 @twin_init@
@@ -145,7 +149,7 @@ expression A;
 position p;
 @@
 fn(...) {
-  ... when any
+<+...
 (
   struct timespec ts@p = current_kernel_time();
 |
@@ -157,7 +161,7 @@ fn(...) {
 |
   struct timespec ts@p = (struct timespec){...};
 )
-  ... when any
+...+>
 }
 
 @script:python@
@@ -174,8 +178,11 @@ _p << twin_init.p;
 @@
 value_inits.discard((fn, ts))
 
+// uses, other_use, risky and combined match anywhere and check the
+// function in Python: a walk through a function body fails ("reachable by
+// inconsistent control-flow paths") where an else exists only under a
+// configuration.
 @uses@
-identifier ts_local.fn;
 identifier ts_local.ts;
 identifier fill = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
                    get_monotonic_boottime, timekeeping_clocktai, getboottime,
@@ -189,8 +196,6 @@ expression list args;
 expression E;
 position p;
 @@
-fn(...) {
-<+...
 (
  fill(&ts@p, args)
 |
@@ -218,83 +223,70 @@ fn(...) {
 |
  ts@p.tv_nsec
 )
-...+>
-}
 
 @other_use@
-identifier ts_local.fn;
 identifier ts_local.ts;
 position q != uses.p;
 @@
-fn(...) {
-<+...
  ts@q
-...+>
-}
 
 @script:python@
 fn << ts_local.fn;
 ts << ts_local.ts;
 q << other_use.q;
 @@
-escaping.add((fn, ts))
+if q[0].current_element == fn:
+    escaping.add((fn, ts))
 
 @risky@
-identifier ts_local.fn;
 identifier ts_local.ts;
 identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 position w;
 @@
-fn(...) {
-<+...
 (
  &ts@w.tv_sec
 |
  print(..., <+... ts@w.tv_sec ...+>, ...)
 )
-...+>
-}
 
 @script:python@
 fn << ts_local.fn;
 ts << ts_local.ts;
 w << risky.w;
 @@
-escaping.add((fn, ts))
+if w[0].current_element == fn:
+    escaping.add((fn, ts))
 
-@combined@
-identifier ts_local.fn;
+@combined depends on uses_api@
 identifier a, b, c;
 identifier pair = {timespec_compare, timespec_equal};
 identifier arith = {timespec_add, timespec_sub};
+position p;
 @@
-fn(...) {
-<+...
 (
- pair(&a, &b)
+ pair@p(&a, &b)
 |
- c = arith(a, b)
+ c = arith@p(a, b)
 )
-...+>
-}
 
 @script:python@
-fn << ts_local.fn;
 a << combined.a;
 b << combined.b;
 c << combined.c = "";
+p << combined.p;
 @@
-link(fn, a, b)
+link(p[0].current_element, a, b)
 if c:
-    link(fn, a, c)
+    link(p[0].current_element, a, c)
 
 @convert_decl depends on patch@
 identifier ts_local.fn;
 identifier ts_local.ts : script:python(fn) { convertible(fn, ts) };
 expression A;
+position d;
 @@
-fn(...) {
-  ...
+fn@d(...) {
+<+...
 (
 - struct timespec ts = current_kernel_time();
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
@@ -320,84 +312,87 @@ fn(...) {
 + struct timespec64
   ts;
 )
-  ...
+...+>
 }
 
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+d << convert_decl.d;
+@@
+converted.add((fn, ts))
+
 // Uses change only where the declaration did.
+// Uses change only where the declaration did, in its own function
+// (matched anywhere and checked by name: see ts_local).
 @convert_uses depends on patch@
-identifier ts_local.fn;
-identifier ts_local.ts : script:python(fn) { convertible(fn, ts) };
+identifier ts_local.ts;
+position u : script:python(ts) { (u[0].current_element, ts) in converted };
 expression list args;
 expression E, E2;
 identifier a;
 @@
-fn(...) {
-  ... when any
-  struct timespec64 ts;
-  <...
 (
-- getnstimeofday(&ts)
+- getnstimeofday(&ts@u)
 + ktime_get_real_ts64(&ts)
 |
-- ktime_get_ts(&ts)
+- ktime_get_ts(&ts@u)
 + ktime_get_ts64(&ts)
 |
-- ktime_get_real_ts(&ts)
+- ktime_get_real_ts(&ts@u)
 + ktime_get_real_ts64(&ts)
 |
-- getrawmonotonic(&ts)
+- getrawmonotonic(&ts@u)
 + ktime_get_raw_ts64(&ts)
 |
-- get_monotonic_boottime(&ts)
+- get_monotonic_boottime(&ts@u)
 + ktime_get_boottime_ts64(&ts)
 |
-- timekeeping_clocktai(&ts)
+- timekeeping_clocktai(&ts@u)
 + ktime_get_clocktai_ts64(&ts)
 |
-- getboottime(&ts)
+- getboottime(&ts@u)
 + getboottime64(&ts)
 |
-- ts = current_kernel_time()
+- ts@u = current_kernel_time()
 + ktime_get_coarse_real_ts64(&ts)
 |
-- ts = CURRENT_TIME
+- ts@u = CURRENT_TIME
 + ktime_get_coarse_real_ts64(&ts)
 |
-- ts = ktime_to_timespec(E)
+- ts@u = ktime_to_timespec(E)
 + ts = ktime_to_timespec64(E)
 |
-- ts = ns_to_timespec(E)
+- ts@u = ns_to_timespec(E)
 + ts = ns_to_timespec64(E)
 |
-- timespec_to_ktime(ts)
+- timespec_to_ktime(ts@u)
 + timespec64_to_ktime(ts)
 |
-- timespec_to_ns(&ts)
+- timespec_to_ns(&ts@u)
 + timespec64_to_ns(&ts)
 |
-- timespec_valid(&ts)
+- timespec_valid(&ts@u)
 + timespec64_valid(&ts)
 |
-- set_normalized_timespec(&ts, args)
+- set_normalized_timespec(&ts@u, args)
 + set_normalized_timespec64(&ts, args)
 |
-- timespec_add_ns(&ts, args)
+- timespec_add_ns(&ts@u, args)
 + timespec64_add_ns(&ts, args)
 |
-- timespec_compare(&ts, &a)
+- timespec_compare(&ts@u, &a)
 + timespec64_compare(&ts, &a)
 |
-- timespec_equal(&ts, &a)
+- timespec_equal(&ts@u, &a)
 + timespec64_equal(&ts, &a)
 |
-- ts = timespec_add(E, E2)
+- ts@u = timespec_add(E, E2)
 + ts = timespec64_add(E, E2)
 |
-- ts = timespec_sub(E, E2)
+- ts@u = timespec_sub(E, E2)
 + ts = timespec64_sub(E, E2)
 )
-  ...>
-}
 
 @found depends on report || org@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
