@@ -6,7 +6,8 @@ JOBS ?=
 DISTCC ?=
 JOBS_ARG = $(if $(JOBS),--jobs $(JOBS))
 DISTCC_ARG = $(if $(DISTCC),--distcc)
-SIGNOFF ?= y2038 toolkit <y2038-toolkit@example.org>
+SIGNOFF ?=
+IDENTITY = $(if $(SIGNOFF),--signoff "$(SIGNOFF)",--draft)
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
@@ -37,14 +38,16 @@ help:
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
-	@echo "           SIGNOFF='Name <email>'  Y2038_WORK=dir (default ~/.cache/y2038)"
+	@echo "           SIGNOFF='Name <email>': your identity on the series (you sign the DCO); without it"
+	@echo "           the series is a DRAFT (DRAFT in every subject, no Signed-off-by)"
+	@echo "           Y2038_WORK=dir (default ~/.cache/y2038)"
 	@echo "           Y2038_CCACHE_DIR=dir (default <work>/ccache; one cache for several work dirs)"
 
 deps:
 	$(Y2038) deps --kver $(KVER)
 
 run:
-	$(Y2038) run --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG) --signoff "$(SIGNOFF)"
+	$(Y2038) run --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG) $(IDENTITY)
 
 tree: deps
 	$(Y2038) tree --kver $(KVER)
@@ -56,7 +59,7 @@ hazards:
 	$(Y2038) hazards --kver $(KVER) $(JOBS_ARG)
 
 series: tree apply hazards
-	$(Y2038) series --kver $(KVER) --signoff "$(SIGNOFF)"
+	$(Y2038) series --kver $(KVER) $(IDENTITY)
 
 build: deps
 	$(Y2038) build --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG)

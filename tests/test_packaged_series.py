@@ -72,7 +72,7 @@ class PackagedSeries:
         run_cli("apply", "--kver", cls.KVER, check=True)
         run_cli("hazards", "--kver", cls.KVER, check=True)
         cls.first = cls.tmp / "first"
-        run_cli("series", "--kver", cls.KVER, "--out", str(cls.first), check=True)
+        run_cli("series", "--kver", cls.KVER, "--draft", "--out", str(cls.first), check=True)
 
     @classmethod
     def tearDownClass(cls):
@@ -90,8 +90,30 @@ class PackagedSeries:
 
     def test_second_run_is_byte_identical(self):
         second = self.tmp / "second"
-        run_cli("series", "--kver", self.KVER, "--out", str(second), check=True)
+        run_cli("series", "--kver", self.KVER, "--draft", "--out", str(second), check=True)
         self.assertEqual(tree_diff(self.first, second), [])
+
+    def test_postings_stand_alone_and_say_draft(self):
+        for cover in sorted(self.first.glob("*/0000-cover-letter.patch")):
+            text = cover.read_text()
+            self.assertNotIn("prerequisite-patch-id", text, cover)
+            self.assertIn(f"base-commit: {self.tree.baseline}", text)
+        for patch in sorted(self.first.glob("*/0*.patch")):
+            text = patch.read_text()
+            self.assertRegex(text, r"(?m)^Subject: \[DRAFT PATCH", patch)
+            self.assertNotIn("Signed-off-by:", text, patch)
+        netdev = [p for p in json.loads((self.first / "results.json").read_text())["postings"]
+                  if "/netdev/net-next" in p["tree"]]
+        for posting in netdev:
+            self.assertLessEqual(len(posting["patches"]), 15)
+            for name in posting["patches"]:
+                self.assertRegex((self.first / name).read_text(), r"(?m)^Subject: \[DRAFT PATCH net-next")
+
+    def test_no_series_without_an_identity(self):
+        proc = run_cli("series", "--kver", self.KVER, "--out", str(self.tmp / "nobody"), env={"SIGNOFF": ""})
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("no identity for the series", proc.stderr)
+        self.assertFalse((self.tmp / "nobody").exists())
 
     def test_rerun_of_apply_reuses_every_result(self):
         proc = run_cli("apply", "--kver", self.KVER, check=True)

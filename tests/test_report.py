@@ -40,7 +40,7 @@ class ReviewPage:
     def expected_figures(self):
         patches = self.results["patches"]
         build = self.results["build"]
-        return [f"{len(patches)}", f"{sum(p['sites'] for p in patches)}",
+        return [f"{len(patches)}", f"{sum(p['rewrites'] for p in patches)}",
                 f"{len(build['verified'])} of {len(patches)}",
                 f"{build['lines_compiled'][0]} of {build['lines_compiled'][1]}"]
 

@@ -2,8 +2,9 @@
 /// Read the clock in nanoseconds directly: ktime_get*_ns() instead of
 /// ktime_to_ns(ktime_get*()).
 ///
-/// Since Linux 3.17 ktime_t is a plain s64 nanosecond count and every clock
-/// has a helper that returns nanoseconds directly ("just work with straight
+/// Since Linux 3.17 ktime_t is an s64 nanosecond count on every
+/// architecture (4.10 removed the union around it) and every clock has a
+/// helper that returns nanoseconds directly ("just work with straight
 /// nanosecond values").  The helpers are what the code means and save
 /// readers a conversion that is a no-op.
 ///

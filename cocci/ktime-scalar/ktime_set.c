@@ -13,9 +13,18 @@ static void arm(struct my_dev *dev, unsigned long delay_ns)
 	return;
 }
 
-static ktime_t from_ns(u64 ns, u64 extra)
+static ktime_t from_ns(unsigned long ns, unsigned long extra)
 {
 	return ktime_set(0, ns + extra);
+}
+
+/*
+ * Must NOT change: a 64-bit count that ktime_set()'s unsigned long
+ * nanoseconds truncated on 32-bit machines (x alone would not).
+ */
+static void rearm(struct my_dev *dev, u64 delta_ns)
+{
+	hrtimer_forward_now(&dev->timer, ktime_set(0, delta_ns));
 }
 
 /* Must NOT change: non-zero seconds, other helpers, the definitions. */

@@ -2,8 +2,9 @@
 /// Build scalar ktime_t values directly: ktime_set(0, x) is x and
 /// ktime_add_ns(ktime_set(s, 0), ns) is ktime_set(s, ns).
 ///
-/// With ktime_t a plain s64 nanosecond count (Linux 3.17), ktime_set(0, x)
-/// is just x; Linux 4.10 replaced it in 56 files.
+/// With the scalar s64 nanosecond ktime_t universal (Linux 3.17) and the
+/// union around it gone (4.10), ktime_set(0, x) is just x; Linux 4.10
+/// replaced it in 56 files.
 /// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
 /// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
 /// call, as Linux 3.17 did in ktime_get().
@@ -12,7 +13,12 @@
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: Linux 4.10 commit 8b0e195314fa did the same by hand.
 //  ktime_set(0, 0) becomes 0.  The definitions of ktime_set()
-//  and ktime_add_ns() themselves are left alone.
+//  and ktime_add_ns() themselves are left alone.  ktime_set() takes its
+//  nanoseconds as unsigned long: a 64-bit x (u64, s64, ktime_t, long long)
+//  was truncated to 32 bits on 32-bit machines, and x alone is not, so
+//  such a site would change behaviour there: it is left and reported.
+//  An x whose type spatch cannot see (a field of a structure declared in
+//  a header it did not read) is converted.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 4.10 * (ktime_set(0, x) -> x is scalar ktime_t arithmetic: ktime_t was a union until 4.10)
@@ -27,6 +33,14 @@ virtual patch
 virtual context
 virtual org
 virtual report
+
+// A 64-bit nanosecond count: ktime_set() truncated it on 32-bit machines.
+@wide@
+typedef u64, s64, __u64, __s64, ktime_t, time64_t;
+{u64, s64, __u64, __s64, long long, unsigned long long, ktime_t, time64_t} w;
+position p;
+@@
+ ktime_set@p(0, w)
 
 @split depends on patch@
 identifier fn != {ktime_set, ktime_add_ns};
@@ -45,17 +59,18 @@ fn(...) {
 identifier fn != {ktime_set, ktime_add_ns};
 identifier f;
 expression E, ns;
+position q != wide.p;
 @@
 fn(...) {
 <+...
 (
  f(...,
-- ktime_set(0, ns)
+- ktime_set@q(0, ns)
 + ns
  ,...)
 |
  E =
-- ktime_set(0, ns)
+- ktime_set@q(0, ns)
 + ns
 )
 ...+>
@@ -66,11 +81,12 @@ identifier fn != {ktime_set, ktime_add_ns};
 type T;
 identifier x;
 expression ns;
+position q != wide.p;
 @@
 fn(...) {
 <+...
  T x =
-- ktime_set(0, ns)
+- ktime_set@q(0, ns)
 + ns
  ;
 ...+>
@@ -79,11 +95,12 @@ fn(...) {
 @alone_return depends on patch@
 identifier fn != {ktime_set, ktime_add_ns};
 expression ns;
+position q != wide.p;
 @@
 fn(...) {
 <+...
  return
-- ktime_set(0, ns)
+- ktime_set@q(0, ns)
 + ns
  ;
 ...+>
@@ -97,26 +114,27 @@ constant c;
 idexpression id;
 identifier m, f;
 expression list args;
+position q != wide.p;
 @@
 fn(...) {
 <+...
 (
-- ktime_set(0, c)
+- ktime_set@q(0, c)
 + c
 |
-- ktime_set(0, id)
+- ktime_set@q(0, id)
 + id
 |
-- ktime_set(0, e->m)
+- ktime_set@q(0, e->m)
 + e->m
 |
-- ktime_set(0, e.m)
+- ktime_set@q(0, e.m)
 + e.m
 |
-- ktime_set(0, f(args))
+- ktime_set@q(0, f(args))
 + f(args)
 |
-- ktime_set(0, ns)
+- ktime_set@q(0, ns)
 + (ns)
 )
 ...+>
@@ -124,7 +142,7 @@ fn(...) {
 
 @found depends on context || report || org@
 expression s, ns;
-position p;
+position p != wide.p;
 @@
 (
 * ktime_add_ns@p(ktime_set(s, 0), ns)
@@ -143,3 +161,8 @@ p << found.p;
 @@
 if p[0].current_element not in ("ktime_set", "ktime_add_ns"):
     coccilib.org.print_todo(p[0], "ktime_t is scalar: build the value directly")
+
+@script:python depends on report@
+p << wide.p;
+@@
+coccilib.report.print_report(p[0], "WARNING: ktime_set(0, x) with a 64-bit x: ktime_set() took unsigned long nanoseconds, so 32-bit machines truncated x and x alone would not: decide by hand")

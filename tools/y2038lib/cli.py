@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from . import apply, boot, build, compare, convert, deps, hazards, kernel_versions, module_verify, report, rules, series, tree
-from .common import DEFAULT_SIGNOFF, Y2038Error
+from .common import Y2038Error
 
 
 def parser() -> argparse.ArgumentParser:
@@ -29,8 +29,11 @@ def parser() -> argparse.ArgumentParser:
 
     def with_series(sp):
         sp.add_argument("--out", help="output directory (default generated-patches/linux-<version>)")
-        sp.add_argument("--signoff", default=os.environ.get("SIGNOFF", DEFAULT_SIGNOFF),
-                        help="author and Signed-off-by identity, 'Name <email>'")
+        sp.add_argument("--signoff", default=os.environ.get("SIGNOFF") or None,
+                        help="author and Signed-off-by identity, 'Name <email>': yours, since you sign "
+                             "the DCO (default: $SIGNOFF)")
+        sp.add_argument("--draft", action="store_true",
+                        help="no identity: every subject says DRAFT and no patch carries a Signed-off-by")
         return sp
 
     sp = sub.add_parser("deps", help="install missing Debian packages")
@@ -120,7 +123,7 @@ def main(argv=None) -> int:
             found = hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
             print(hazards.hazards_text(found))
         elif args.command == "series":
-            out = series.series_stage(tree.load(args.kver), args.out, args.signoff)
+            out = series.series_stage(tree.load(args.kver), args.out, args.signoff, args.draft)
             print(f"series written to {out}")
         elif args.command == "build":
             t = tree.load(args.kver)
@@ -166,7 +169,7 @@ def main(argv=None) -> int:
             t = tree.prepare(args.kver)
             summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
             hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
-            out = series.series_stage(t, args.out, args.signoff)
+            out = series.series_stage(t, args.out, args.signoff, args.draft)
             print(f"series written to {out}")
             deps.ensure([args.kver], with_build=True)
             # --jobs is spatch's here; with --distcc make takes distcc's -j

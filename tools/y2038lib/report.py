@@ -78,7 +78,7 @@ def figures(series: Path, results: dict) -> dict:
     hazards = (series / "y2038-hazards.txt").read_text() if (series / "y2038-hazards.txt").exists() else ""
     compiled = [sum(p.get("lines_compiled", [0, 0])[i] for p in patches) for i in (0, 1)]
     return {"patches": len(patches), "postings": len(results["postings"]),
-            "sites": sum(p["sites"] for p in patches),
+            "changes": sum(p["rewrites"] for p in patches),
             "files": len({f for p in patches for f in p["files"]}),
             "verified": len(build.get("verified", [])) if build else None,
             "lines_compiled": compiled if build else None,
@@ -88,10 +88,10 @@ def figures(series: Path, results: dict) -> dict:
 
 
 def matrix(results: dict):
-    """(campaigns, [(subsystem, {campaign: sites})]) sorted by total sites."""
+    """(campaigns, [(subsystem, {campaign: changes})]) sorted by total changes."""
     cells = {}
     for p in results["patches"]:
-        cells.setdefault(p["subsystem"], Counter())[p["campaign"]] += p["sites"]
+        cells.setdefault(p["subsystem"], Counter())[p["campaign"]] += p["rewrites"]
     campaigns = sorted({p["campaign"] for p in results["patches"]})
     return campaigns, sorted(cells.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
 
@@ -111,11 +111,11 @@ def render_html(series: Path, results: dict) -> str:
            f"<code>series</code>.</p>"]
     lines = f["lines_compiled"]
     verified = "not run" if f["verified"] is None else f"{f['verified']} of {f['patches']}"
-    out.append('<table class="figures" id="figures"><tr><th>patches</th><th>postings</th><th>sites</th>'
+    out.append('<table class="figures" id="figures"><tr><th>patches</th><th>postings</th><th>changes</th>'
                "<th>files</th><th>verified by the build</th><th>changed lines compiled</th>"
                + "".join(f"<th>boot {html.escape(a)}</th>" for a in f["boot"])
                + "<th>hazards y2038 / y2106</th></tr>")
-    out.append(f"<tr><td>{f['patches']}</td><td>{f['postings']}</td><td>{f['sites']}</td><td>{f['files']}</td>"
+    out.append(f"<tr><td>{f['patches']}</td><td>{f['postings']}</td><td>{f['changes']}</td><td>{f['files']}</td>"
                f"<td>{verified}</td>"
                f"<td>{'not run' if lines is None else f'{lines[0]} of {lines[1]}'}</td>"
                + "".join(f"<td>{badge(v)}</td>" for v in f["boot"].values())
@@ -139,7 +139,7 @@ def render_html(series: Path, results: dict) -> str:
     out.append("<tr><th>total</th>" + "".join(f'<th class="n">{totals[c]}</th>' for c in campaigns)
                + f'<th class="n">{sum(totals.values())}</th></tr></table>')
 
-    out.append("<h2>Patches</h2><table class=\"patches\"><tr><th>#</th><th>subject</th><th>sites</th>"
+    out.append("<h2>Patches</h2><table class=\"patches\"><tr><th>#</th><th>subject</th><th>changes</th>"
                "<th>build</th><th>lines compiled</th><th>checkpatch</th><th>verified</th></tr>")
     parts = {p["name"]: patch_parts(series / p["name"]) for p in results["patches"]}
     for n, p in enumerate(results["patches"], 1):
@@ -147,7 +147,7 @@ def render_html(series: Path, results: dict) -> str:
         lc = p.get("lines_compiled")
         cp = p["checkpatch"]
         out.append(f'<tr><td class="n"><a href="#p{n}">{n}</a></td><td>{html.escape(parts[p["name"]][0])}</td>'
-                   f'<td class="n">{p["sites"]}</td><td>{build or "not run"}</td>'
+                   f'<td class="n">{p["rewrites"]}</td><td>{build or "not run"}</td>'
                    f"<td>{f'{lc[0]} of {lc[1]}' if lc else 'not run'}</td>"
                    f"<td>{len(cp['errors'])} errors, {len(cp['warnings'])} warnings</td>"
                    f"<td>{badge('pass' if p.get('verified') else 'fail') if 'verified' in p else 'not run'}</td></tr>")
@@ -161,7 +161,7 @@ def render_html(series: Path, results: dict) -> str:
         out.append(f'<section class="patch" id="p{n}"><h3>{n}. {html.escape(subject)}</h3><dl>')
         rows = [("file", html.escape(p["name"])),
                 ("rules", "<br>".join(html.escape(r) for r in p["rules"])),
-                ("sites", f"{p['sites']} in {len(p['files'])} files: " + ", ".join(html.escape(x) for x in p["files"])),
+                ("changes", f"{p['rewrites']} in {len(p['files'])} files: " + ", ".join(html.escape(x) for x in p["files"])),
                 ("subsystem", html.escape(p["subsystem"]) + (f" ({html.escape(p['tree'])})" if p["tree"] else "")),
                 ("checkpatch", "<br>".join(html.escape(x) for x in findings) or "no errors, no warnings"),
                 ("build", " ".join(f"{html.escape(a)} {badge(r)}" for a, r in sorted(p.get("build", {}).items()))
@@ -186,7 +186,7 @@ def render_markdown(series: Path, results: dict) -> str:
     verified = ("not run" if f["verified"] is None
                 else f"{f['verified']} of {f['patches']} patches verified")
     lines = [f"# y2038 series for Linux {results['version']}", "",
-             f"{f['patches']} patches in {f['postings']} postings, {f['sites']} sites in {f['files']} files.",
+             f"{f['patches']} patches in {f['postings']} postings, {f['changes']} changes in {f['files']} files.",
              f"Build: {verified}"
              + (f", {f['lines_compiled'][0]} of {f['lines_compiled'][1]} changed lines compiled." if f["lines_compiled"] else "."),
              "Boot: " + (", ".join(f"{a} {v.upper()}" for a, v in f["boot"].items()) or "not run") + ".",
@@ -199,11 +199,11 @@ def render_markdown(series: Path, results: dict) -> str:
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
     lines += [f"| {s} | " + " | ".join(str(c[k]) for k in campaigns) + " |" for s, c in rows]
-    lines += ["", "| # | patch | sites | build | lines compiled | checkpatch |", "|---:|---|---:|---|---|---|"]
+    lines += ["", "| # | patch | changes | build | lines compiled | checkpatch |", "|---:|---|---:|---|---|---|"]
     for n, p in enumerate(results["patches"], 1):
         lc = p.get("lines_compiled")
         build = ", ".join(f"{a} {r}" for a, r in sorted(p.get("build", {}).items())) or "not run"
-        lines.append(f"| {n} | {patch_parts(series / p['name'])[0].replace('|', '/')} | {p['sites']} | {build} | "
+        lines.append(f"| {n} | {patch_parts(series / p['name'])[0].replace('|', '/')} | {p['rewrites']} | {build} | "
                      f"{f'{lc[0]}/{lc[1]}' if lc else 'not run'} | "
                      f"{len(p['checkpatch']['errors'])} errors, {len(p['checkpatch']['warnings'])} warnings |")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""How the kernel's maintainers want patches posted: the subject prefix of
+a changed file, how a posting to a tree is marked and sized, and what a
+cover letter must say about it.
+
+Sources, in this order: Documentation/process/maintainer-netdev.rst
+(`[PATCH net-next]`, at most 15 patches a posting), maintainer-tip.rst
+('subsys/component:' and an upper-case first word), the KVM and RISC-V
+profiles the MAINTAINERS P: lines point to ("KVM: x86:", "RISC-V: KVM:"),
+then the forms the subsystems' own git logs use ("Input: <driver> -",
+"scsi: ufs: core:", "wifi: mac80211:", "drm/i915:", "iio: <type>: <driver>:").
+A prefix names one driver (or one maintainer's driver family): the series
+stage puts files of different prefixes in different patches.
+"""
+import re
+from pathlib import PurePosixPath
+
+# (path prefix, subject prefix), the first match wins: most specific first.
+# {1}, {2}: the first and second directories below the path prefix (the
+# driver's name when there are fewer); {dir}: the file's own directory;
+# {drv}: the file's name without extension and without a leading "<dir>-" or
+# "<dir>_" (drivers/rtc/rtc-meson-vrtc.c -> meson-vrtc), or without the part
+# of its name a prefix ending mid-name matched (drivers/md/dm-stats.c ->
+# stats); {family2}: the second directory below the prefix unless it is a
+# generic one (common/), else the first, else {drv} up to its first '_'
+# (ethernet/cadence/macb_ptp.c -> macb).
+PREFIXES = [
+    # tip (maintainer-tip.rst: subsys/component)
+    ("kernel/time/timekeeping", "timekeeping"),
+    ("kernel/time/hrtimer", "hrtimer"),
+    ("kernel/time/", "timers"),
+    ("kernel/sched/", "sched/{drv}"),
+    ("arch/x86/kvm/", "KVM: x86"),
+    ("arch/x86/", "x86/{1}"),
+    # KVM and RISC-V profiles
+    ("arch/mips/kvm/", "KVM: MIPS"),
+    ("arch/riscv/kvm/", "RISC-V: KVM"),
+    ("arch/arm64/kvm/", "KVM: arm64"),
+    ("arch/s390/kvm/", "KVM: s390"),
+    ("arch/powerpc/kvm/", "KVM: PPC"),
+    ("virt/kvm/", "KVM"),
+    ("arch/riscv/", "riscv"),
+    ("arch/s390/", "s390/{drv}"),
+    ("arch/", "{1}"),
+    # networking (maintainer-netdev.rst; wireless and CAN keep their own forms)
+    ("net/mac80211/", "wifi: mac80211"),
+    ("net/wireless/", "wifi: cfg80211"),
+    ("drivers/net/wireless/", "wifi: {2}"),
+    ("drivers/net/can/usb/", "can: {1}"),
+    ("drivers/net/can/", "can: {drv}"),
+    ("net/can/", "can: {drv}"),
+    ("drivers/net/ethernet/intel/", "{1}"),  # Intel wired LAN: "igc:", "e1000e:"
+    ("drivers/net/ethernet/", "net: {family2}"),
+    ("drivers/net/dsa/", "net: dsa: {1}"),
+    ("drivers/net/", "net: {1}"),
+    ("include/net/", "net: {drv}"),
+    ("net/", "net: {1}"),
+    ("drivers/ptp/", "ptp: {drv}"),
+    # storage
+    ("drivers/ufs/core/", "scsi: ufs: core"),
+    ("drivers/ufs/", "scsi: ufs: {drv}"),
+    ("drivers/scsi/", "scsi: {1}"),
+    ("drivers/md/dm-", "dm {drv}"),
+    ("drivers/md/", "md"),
+    ("drivers/block/", "{1}"),
+    ("block/", "block"),
+    # graphics and media
+    ("drivers/gpu/drm/amd/amdgpu/", "drm/amdgpu"),
+    ("drivers/gpu/drm/amd/", "drm/amd/{1}"),
+    ("drivers/gpu/drm/nouveau/", "drm/nouveau"),
+    ("drivers/gpu/drm/msm/", "drm/msm"),
+    ("drivers/gpu/drm/i915/", "drm/i915"),
+    ("drivers/gpu/drm/panel/", "drm/panel: {drv}"),
+    ("drivers/gpu/drm/", "drm/{1}"),
+    ("drivers/dma-buf/", "dma-buf: {drv}"),
+    ("drivers/media/rc/", "media: rc: {drv}"),
+    ("drivers/media/", "media: {dir}"),
+    # input, iio, usb, misc drivers
+    ("drivers/input/input", "Input"),  # the core
+    ("drivers/input/", "Input: {drv} -"),
+    ("drivers/iio/industrialio-", "iio: core"),
+    ("drivers/iio/", "iio: {1}: {drv}"),
+    ("drivers/usb/typec/", "usb: typec: {2}"),
+    ("drivers/usb/", "usb: {1}"),
+    ("drivers/misc/habanalabs/", "habanalabs"),
+    ("drivers/accel/habanalabs/", "accel/habanalabs"),
+    ("drivers/misc/mei/", "mei"),
+    ("drivers/misc/", "misc: {1}"),
+    ("drivers/staging/", "staging: {1}"),
+    ("drivers/iommu/intel/", "iommu/vt-d"),
+    ("drivers/iommu/", "iommu/{drv}"),
+    ("drivers/rtc/", "rtc: {drv}"),
+    ("drivers/hwmon/", "hwmon: ({drv})"),
+    ("drivers/i2c/busses/i2c-", "i2c: {drv}"),
+    ("drivers/thermal/", "thermal: {drv}"),
+    ("drivers/power/supply/", "power: supply: {drv}"),
+    ("drivers/cpufreq/", "cpufreq: {drv}"),
+    ("drivers/firmware/", "firmware: {1}: {drv}"),
+    ("drivers/ntb/", "ntb: {1}"),
+    ("drivers/", "{1}: {drv}"),
+    # power management, file systems, the rest
+    ("kernel/power/", "PM: {drv}"),
+    ("kernel/trace/", "tracing"),
+    ("kernel/", "{drv}"),
+    ("fs/", "{1}"),
+    ("mm/", "mm"),
+    ("lib/", "lib"),
+    ("sound/", "ALSA: {1}"),
+]
+
+# directories named for a bus or a role, not for a driver
+GENERIC_DIRS = {"spi", "pci", "usb", "i2c", "platform", "common", "core", "lib"}
+
+# kernel/power's files by the names their maintainers use in subjects
+PM_COMPONENTS = {"main": "sleep", "suspend": "sleep", "hibernate": "hibernate", "swap": "hibernate",
+                 "snapshot": "hibernate", "wakelock": "sleep", "autosleep": "sleep"}
+
+
+def subject_prefix(relpath: str) -> str:
+    """The subject prefix of one changed file, without the trailing ':'
+    (Input's form ends in ' -', hwmon's in ')')."""
+    path = PurePosixPath(relpath)
+    for prefix, template in PREFIXES:
+        if not relpath.startswith(prefix):
+            continue
+        rest = relpath[len(prefix):]
+        below = rest.split("/")[:-1]
+        if not prefix.endswith("/") and "/" not in rest:
+            drv = PurePosixPath(rest).stem  # the prefix ended mid-name: dm-stats.c -> stats
+        else:
+            drv = path.stem
+            for sep in ("-", "_"):
+                if drv.startswith(path.parent.name + sep) and len(drv) > len(path.parent.name) + 1:
+                    drv = drv[len(path.parent.name) + 1:]
+        if prefix == "kernel/power/":
+            drv = PM_COMPONENTS.get(drv, drv)
+        family = drv.split("_")[0]
+        directory = path.parent.name
+        if directory in GENERIC_DIRS:  # media/spi/cxd2880-spi.c: the driver, not "spi"
+            directory = re.split(r"[_-]", drv)[0]
+        vendor_driver = below[1] if len(below) >= 2 and below[1] not in GENERIC_DIRS else \
+            (below[0] if len(below) >= 2 else family)
+        out = template.replace("{drv}", drv).replace("{dir}", directory).replace("{family2}", vendor_driver)
+        for n in (1, 2):
+            out = out.replace(f"{{{n}}}", below[n - 1] if len(below) >= n else drv)
+        return out
+    return path.parts[0]
+
+
+def subject(prefix: str, summary: str, tree: str) -> str:
+    """'<prefix>: <summary>' in the tree's form: Input's 'Input: drv - x',
+    tip's upper-case first word."""
+    if tree_kind(tree) == "tip":
+        summary = summary[:1].upper() + summary[1:]
+    return f"{prefix} {summary}" if prefix.endswith((" -", ")")) else f"{prefix}: {summary}"
+
+
+def tree_kind(tree_url: str) -> str:
+    """'netdev', 'tip' or '' for a MAINTAINERS T: URL."""
+    if re.search(r"/netdev/net(-next)?(\.git)?$", tree_url):
+        return "netdev"
+    if re.search(r"/tip/tip(\.git)?$", tree_url):
+        return "tip"
+    return ""
+
+
+def posting_subject_prefix(tree_url: str, draft: bool) -> str:
+    """What `git format-patch --subject-prefix` gets for a posting."""
+    words = ["PATCH"]
+    if tree_kind(tree_url) == "netdev":
+        words.append("net-next")  # cleanups are new code for the net-next tree, never net
+    if draft:
+        words.insert(0, "DRAFT")
+    return " ".join(words)
+
+
+MAX_POSTING = 15  # submitting-patches.rst and maintainer-netdev.rst: at most 15 patches a posting
