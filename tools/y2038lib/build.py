@@ -454,6 +454,11 @@ def build_before(builder, head: str, compiled: dict, before: dict) -> None:
     if not todo:
         return
     changed = builder.git("diff", "--name-only", head, "HEAD").stdout.split()
+    if not changed:  # nothing applied: the results at head are the ones just compiled
+        for name, units in todo.items():
+            before.setdefault(name, {}).update({u: {"status": compiled[name][u]["status"],
+                                                    "messages": compiled[name][u]["messages"]} for u in units})
+        return
     # restore also removes files the batch added, and brings back those it deleted
     builder.git("restore", f"--source={head}", "--", *changed)
     try:
