@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Bad input gets a clear one-line error and loses nothing."""
+import fcntl
 import os
 import shutil
 import subprocess
@@ -9,7 +10,7 @@ from pathlib import Path
 from unittest import mock
 
 from helpers import make_mini_tree, run_cli
-from y2038lib import deps
+from y2038lib import build, deps
 from y2038lib.common import Y2038Error
 
 SLOW_FILE_BRANCHES = 1500  # one function with this many branches keeps spatch busy for seconds
@@ -19,6 +20,18 @@ class BadInputs(unittest.TestCase):
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="y2038-test-"))
         self.env = {"Y2038_WORK": str(self.tmp / "work")}
+
+    def test_a_build_directory_in_use_is_refused(self):
+        root = self.tmp / "build"
+        root.mkdir()
+        other = os.open(root / ".lock", os.O_CREAT | os.O_RDWR)  # another process's lock, as flock sees it
+        self.addCleanup(os.close, other)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with self.assertRaisesRegex(Y2038Error, "in use by another y2038 process"):
+            build.lock_build_dir(root)
+        fcntl.flock(other, fcntl.LOCK_UN)
+        build.lock_build_dir(root)  # free again: taken, and kept for this process
+        build.lock_build_dir(root)
 
     def tearDown(self):
         shutil.rmtree(self.tmp)

@@ -19,6 +19,7 @@ results go into the series' results.json (per patch, and under "build" with
 the verified series' head commit, which the boot stage reads) and into its
 cover letters.
 """
+import fcntl
 import hashlib
 import os
 import re
@@ -155,6 +156,26 @@ def warning_key(line: str) -> str:
     return re.sub(r"^(\S+?):\d+(:\d+)?:", r"\1:", line)
 
 
+_HELD = {}  # build directory -> the descriptor holding its lock, for the process's lifetime
+
+
+def lock_build_dir(root: Path) -> None:
+    """One process at a time in a kernel's build directory: the build and
+    boot stages and `convert --verify` reset its worktree, and two of them at
+    once would build each other's checkouts."""
+    key = str(root.resolve())
+    if key in _HELD:
+        return
+    fd = os.open(root / ".lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise Y2038Error(f"{root} is in use by another y2038 process (a build, boot or convert --verify against "
+                         f"the same kernel): wait for it, or give this one its own Y2038_WORK") from None
+    _HELD[key] = fd
+
+
 class Builder:
     """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
 
@@ -166,6 +187,7 @@ class Builder:
         self.root = tree.state / "build"
         self.src = src or self.root / "src"
         self.root.mkdir(exist_ok=True)
+        lock_build_dir(self.root)
         self.env = dict(git_env(), CCACHE_DIR=str(ccache_dir()), CCACHE_BASEDIR=str(tree.state),
                         KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
                         KBUILD_BUILD_HOST="y2038")
