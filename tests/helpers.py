@@ -44,7 +44,7 @@ def planted_series(tree, out: Path, changes) -> list:
     from y2038lib.apply import commit_contents
     from y2038lib.common import git_env
     env = dict(git_env(), GIT_DIR=str(tree.git_dir))
-    names = []
+    names, commits = [], []
     for n, (path, old, new) in enumerate(changes, 1):
         text = (tree.src / path).read_text()
         assert old in text, f"{old!r} not in {path} of this tree"
@@ -53,11 +53,17 @@ def planted_series(tree, out: Path, changes) -> list:
         name = subprocess.run(["git", "format-patch", "--start-number", str(n), "-o", str(out / "01-t"),
                                "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
         names.append(f"01-t/{Path(name.strip()).name}")
+        commits.append(commit)
     cover = (f"Subject: [PATCH 0/{len(names)}] planted\n\nBuild verification: not run yet.\n\n"
              "Boot verification: pending.\n\n-- \n")
     (out / "01-t" / "0000-cover-letter.patch").write_text(cover)
-    results = {"baseline": tree.baseline,
-               "patches": [{"name": name, "files": [c[0]]} for name, c in zip(names, changes)],
-               "postings": [{"dir": "01-t", "patches": names}]}
+    # what the series stage records, so the build stage can write the posting again
+    results = {"baseline": tree.baseline, "version": tree.version, "draft": True, "campaigns": ["planted"],
+               "patches": [{"name": name, "files": [c[0]], "commit": commit, "campaign": "planted",
+                            "prefix": "time", "rewrites": 1, "recipients": [],
+                            "checkpatch": {"errors": [], "warnings": []}}
+                           for name, c, commit in zip(names, changes, commits)],
+               "postings": [{"dir": "01-t", "tree": "", "prefix": "time", "part": 1, "of": 1,
+                             "to": [], "cc": [], "patches": names}]}
     (out / "results.json").write_text(json.dumps(results))
     return names

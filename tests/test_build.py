@@ -5,8 +5,9 @@ A six-patch series on the packaged tree, made here: a patch that builds, one
 that breaks the build, one whose changed line no configuration compiles, one
 more that builds, one that builds in a file with W=1 warnings of its own, and
 one that adds a W=1 warning.  The stage must verify the first, the fourth and
-the fifth, reject the three planted ones with the reason, keep them out of
-the verified series, and resume from its saved progress when run again.
+the fifth, reject the three planted ones with the reason, take them out of
+the posting (into unverified/, the posting written again with the three
+verified ones), and resume from its saved progress when run again.
 """
 import json
 import os
@@ -52,18 +53,37 @@ class BuildStage(unittest.TestCase):
         for path, old, _ in changes:
             assert (cls.tree.src / path).read_text().count(old) == 1, f"{old!r} not once in {path} of this tree"
         cls.names = planted_series(cls.tree, cls.out, changes)
+        cls.written = json.loads((cls.out / "results.json").read_text())
         cls.first = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
         cls.results = json.loads((cls.out / "results.json").read_text())
-        cls.progress = json.loads(build.progress_file(cls.tree, cls.out).read_text())
+        cls.progress = [json.loads(p.read_text()) for p in cls.progress_files()]
         cls.second = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
 
     @classmethod
+    def progress_files(cls):
+        return sorted(build.progress_file(cls.tree, cls.out, "").parent.glob(
+            build.progress_file(cls.tree, cls.out, "").name.replace(".json", "*.json")))
+
+    @classmethod
     def tearDownClass(cls):
-        build.progress_file(cls.tree, cls.out).unlink(missing_ok=True)
+        for path in cls.progress_files():
+            path.unlink()
         shutil.rmtree(cls.out)
 
     def patch(self, n):
-        return self.results["patches"][n]
+        """The n-th planted patch's record: the kept ones are in results, the others in unverified."""
+        commit = self.written["patches"][n]["commit"]
+        kept = [p for p in self.results["patches"] if p["name"] in self.results["build"]["verified"]]
+        by_files = {p["files"][0]: p for p in kept}
+        if self.written["patches"][n]["files"][0] in by_files:
+            return by_files[self.written["patches"][n]["files"][0]]
+        return dict(self.not_verified_records()[commit], verified=False,
+                    reason=self.results["build"]["not_verified"][self.names[n]])
+
+    def not_verified_records(self):
+        """The build records of the patches not posted, from the saved progress of the whole series."""
+        whole = next(p for p in self.progress if len(p["done"]) == len(self.names))
+        return {w["commit"]: r for w, r in zip(self.written["patches"], whole["done"])}
 
     def test_good_patches_verified_on_both_architectures(self):
         for n in (0, 3, 4):
@@ -90,7 +110,7 @@ class BuildStage(unittest.TestCase):
 
     def test_warnings_the_file_had_before_are_not_new(self):
         for arch in ("x86_64", "arm"):
-            before = self.progress["before"][arch][WARNED_BEFORE[0]]
+            before = self.progress[0]["before"][arch][WARNED_BEFORE[0]]
             self.assertTrue(before["messages"], f"{arch}: the premise, W=1 warnings before the patch")
         self.assertEqual(self.patch(4)["new_warnings"], [])
 
@@ -106,23 +126,38 @@ class BuildStage(unittest.TestCase):
 
     def test_verified_series_holds_only_verified_patches(self):
         build = self.results["build"]
-        self.assertEqual(build["verified"], [self.names[0], self.names[3], self.names[4]])
+        self.assertEqual(build["verified"], [p["name"] for p in self.results["patches"]])
+        self.assertEqual([p["files"] for p in self.results["patches"]], [[GOOD[0]], [GOOD_LATER[0]], [WARNED_BEFORE[0]]])
         self.assertEqual(sorted(build["not_verified"]), [self.names[1], self.names[2], self.names[5]])
         changed = subprocess.run(["git", "diff", "--name-only", build["baseline"], build["verified_head"]],
                                  env=dict(os.environ, GIT_DIR=str(self.tree.git_dir)), check=True,
                                  text=True, stdout=subprocess.PIPE).stdout.split()
         self.assertEqual(sorted(changed), sorted([GOOD[0], GOOD_LATER[0], WARNED_BEFORE[0]]))
 
-    def test_cover_letter_names_rejected_patches(self):
-        cover = (self.out / "01-t" / "0000-cover-letter.patch").read_text()
-        # the broken patch's line never reached the compiler either
-        self.assertIn("changed lines seen by the compiler: 7 of 9", cover)
+    def test_patches_not_verified_are_not_posted(self):
+        posting = sorted(p.name for p in (self.out / "01-t").glob("*.patch"))
+        self.assertEqual(posting, ["0000-cover-letter.patch"] + [Path(n).name for n in self.results["build"]["verified"]])
+        self.assertTrue(all(re.match(r"000[1-3]-", Path(n).name) for n in self.results["build"]["verified"]))
+        held = sorted(p.name for p in (self.out / "unverified").glob("*.patch"))
+        self.assertEqual(held, sorted(self.names[n].replace("/", "-") for n in (1, 2, 5)))
+        readme = (self.out / "unverified" / "README").read_text()
         for n in (1, 2, 5):
-            self.assertIn(Path(self.names[n]).name, cover)
-        self.assertNotIn("not run yet", cover)
+            self.assertIn(f"{self.names[n].replace('/', '-')}: {self.results['build']['not_verified'][self.names[n]]}",
+                          readme)
+        self.assertEqual((self.out / "series").read_text().split(), self.results["build"]["verified"])
+        for name in self.results["build"]["verified"]:  # renumbered: 1/3 .. 3/3
+            self.assertRegex((self.out / name).read_text(), r"Subject: \[DRAFT PATCH [1-3]/3\]")
+
+    def test_cover_letter_describes_only_what_is_posted(self):
+        cover = (self.out / "01-t" / "0000-cover-letter.patch").read_text()
+        self.assertIn("changed lines seen by the compiler: 3 of 3", cover)
+        self.assertIn("x86_64 3 built", cover)
+        for n in (1, 2, 5):
+            self.assertNotIn(Path(self.names[n]).name, cover)
+        self.assertNotIn("Build verification: not run yet", cover)
 
     def test_second_run_resumes_without_building(self):
-        self.assertIn("resuming after 6 of 6 patches", self.second.stderr)
+        self.assertIn("resuming after 3 of 3 patches", self.second.stderr)
         self.assertEqual(json.loads((self.out / "results.json").read_text())["patches"], self.results["patches"])
 
 
@@ -153,7 +188,9 @@ class DistccBuild(unittest.TestCase):
             finally:
                 daemon.terminate()
                 daemon.wait(10)
-                build.progress_file(tree, tmp / "series").unlink(missing_ok=True)
+                for path in (tree.state / "build").glob(build.progress_file(tree, tmp / "series", "").name
+                                                          .replace(".json", "*.json")):
+                    path.unlink()
             self.assertEqual(proc.returncode, 0, proc.stderr[-2000:])
             self.assertIn(f"compiling through distcc: 127.0.0.1:{port}/2 (-j2)", proc.stderr)
             results = json.loads((tmp / "series" / "results.json").read_text())

@@ -5,6 +5,8 @@
 /// With the scalar s64 nanosecond ktime_t universal (Linux 3.17) and the
 /// union around it gone (4.10), ktime_set(0, x) is just x; Linux 4.10
 /// replaced it in 56 files.
+/// ktime_set(0, x * NSEC_PER_MSEC) is ms_to_ktime(x) (NSEC_PER_USEC:
+/// us_to_ktime(x)), which keeps the unit in view.
 /// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
 /// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
 /// call, as Linux 3.17 did in ktime_get().
@@ -18,7 +20,10 @@
 //  was truncated to 32 bits on 32-bit machines, and x alone is not, so
 //  such a site would change behaviour there: it is left and reported.
 //  An x whose type spatch cannot see (a field of a structure declared in
-//  a header it did not read) is converted.
+//  a header it did not read) is converted.  ms_to_ktime() and us_to_ktime()
+//  multiply in 64 bits: identical on 64-bit machines, and on 32-bit ones
+//  for every x whose product fitted the unsigned long ktime_set() took
+//  (x * NSEC_PER_MSEC alone would have gone negative past 2147 ms there).
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 4.10 * (ktime_set(0, x) -> x is scalar ktime_t arithmetic: ktime_t was a union until 4.10)
@@ -50,6 +55,30 @@ fn(...) {
 <+...
 - ktime_add_ns(ktime_set(s, 0), ns)
 + ktime_set(s, ns)
+...+>
+}
+
+// A product with a unit's constant: the helper of that unit.
+@units depends on patch@
+identifier fn != {ktime_set, ktime_add_ns};
+expression E;
+position q != wide.p;
+@@
+fn(...) {
+<+...
+(
+- ktime_set@q(0, E * NSEC_PER_MSEC)
++ ms_to_ktime(E)
+|
+- ktime_set@q(0, NSEC_PER_MSEC * E)
++ ms_to_ktime(E)
+|
+- ktime_set@q(0, E * NSEC_PER_USEC)
++ us_to_ktime(E)
+|
+- ktime_set@q(0, NSEC_PER_USEC * E)
++ us_to_ktime(E)
+)
 ...+>
 }
 

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import kconfig, text_rules
+from .layout import keep_blank_after_declarations
 from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -206,6 +207,15 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
     return results
 
 
+def with_layout(rule, result: dict, data: bytes) -> dict:
+    """A result with its input, and the layout spatch lost restored."""
+    if result["status"] != "changed" or rule.kind != "cocci":
+        return dict(result, input=data)
+    output = keep_blank_after_declarations(data, result["output"])
+    return dict(result, input=data, output=output) if output != data else \
+        {k: v for k, v in result.items() if k != "output"} | {"status": "unchanged", "input": data}
+
+
 def removed_lines(before: bytes, after: bytes) -> list:
     """The sites of a change: the removed lines of the unified diff, stripped."""
     diff = difflib.unified_diff(before.decode(errors="replace").splitlines(),
@@ -284,7 +294,7 @@ class Applier:
                     pending[relpath] = todo[rule.relpath, relpath] = (key, data)
                 else:
                     self.cache_hits += 1
-                    done[rule.relpath][relpath] = dict(result, input=data)
+                    done[rule.relpath][relpath] = with_layout(rule, result, data)
             # largest files first, dealt round-robin into batches of a few
             # files of similar cost: a spatch start costs about 0.1 s
             order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
@@ -310,7 +320,7 @@ class Applier:
                     key, data = todo[rule.relpath, relpath]
                     if result["status"] in ("changed", "unchanged", "timeout"):
                         self.cache.put(key, result)
-                    done[rule.relpath][relpath] = dict(result, input=data)
+                    done[rule.relpath][relpath] = with_layout(rule, result, data)
                     finished += 1
                 step.update(finished, relpath)
         self.spatch_runs += len(todo)

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from . import deps
 from .common import REPO, Step, Y2038Error, ccache_dir, git_env, progress, read_json, run, write_json
+from .series import withdraw_unverified
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
@@ -86,7 +87,8 @@ def added_lines(patch_text: str) -> dict:
             line = int(re.match(r"@@ -\S+ \+(\d+)", text).group(1))
         elif path and text.startswith("+"):
             code = re.sub(r"/\*.*?\*/|//.*", "", text[1:]).strip()
-            if code and not code.startswith(("*", "/*")):
+            # a comment's continuation is "* text" or "*/"; "*p = x;" is code
+            if code and not re.match(r"\*(\s|/|$)|/\*", code):
                 out.setdefault(path, []).append(line)
             line += 1
         elif path and text.startswith(" "):
@@ -501,10 +503,20 @@ def configure_all(builder, patches, arches: dict) -> None:
         list(pool.map(builder.configure, wanted))
 
 
-def progress_file(tree, series_dir: Path) -> Path:
-    """One per series directory, so a test series never disturbs `make run`'s."""
+def progress_file(tree, series_dir: Path, fingerprint: str) -> Path:
+    """One per series directory and series: a test series never disturbs
+    `make run`'s, and both the series as written and as posted (without the
+    patches not verified) resume."""
     name = hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]
-    return tree.state / "build" / f"progress-{name}.json"
+    return tree.state / "build" / f"progress-{name}-{fingerprint[:12]}.json"
+
+
+def forget_other_progress(tree, series_dir: Path, keep) -> None:
+    """Only the states of this series directory's last run stay."""
+    name = hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]
+    for path in (tree.state / "build").glob(f"progress-{name}-*.json"):
+        if path not in keep:
+            path.unlink()
 
 
 def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc: bool = False) -> dict:
@@ -522,9 +534,9 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         if arches[name]:
             raise Y2038Error(f"cannot build for {name}: {arches[name]}")
     builder = Builder(tree, jobs, distcc=distcc)
-    state_path = progress_file(tree, series_dir)
-    fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree,
-                                     [a for a, why in arches.items() if not why])
+    built_arches = [a for a, why in arches.items() if not why]
+    fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree, built_arches)
+    state_path = progress_file(tree, series_dir, fingerprint)
     state = read_json(state_path, "build") if state_path.exists() else {}
     started = time.monotonic()
     if state.get("fingerprint") == fingerprint and builder.git("cat-file", "-e", state["head"], check=False).returncode == 0:
@@ -552,6 +564,17 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
     summary = dict(summarize(patches, state), baseline=tree.baseline, verified_head=state["head"])
     for patch, record in zip(patches, state["done"]):
         patch.update({k: v for k, v in record.items() if k in BUILD_PATCH_KEYS})
+    keep = [state_path]
+    if summary["not_verified"]:
+        # not posted: into unverified/, the postings written again without them
+        renamed = withdraw_unverified(tree, series_dir, results, summary["not_verified"])
+        summary["verified"] = [renamed[name] for name in summary["verified"]]
+        progress(f"{len(summary['not_verified'])} patches not verified: moved to {series_dir / 'unverified'}")
+        # the posted series is these verified patches in this order: its build is this one
+        posted = series_fingerprint(series_dir, [p["name"] for p in results["patches"]], tree, built_arches)
+        keep.append(progress_file(tree, series_dir, posted))
+        write_json(keep[-1], dict(state, fingerprint=posted, done=[r for r in state["done"] if r["verified"]]))
+    forget_other_progress(tree, series_dir, keep)
     results["build"] = summary
     write_json(results_path, results)
     write_cover_letters(series_dir, results)
@@ -583,9 +606,6 @@ def cover_section(patches) -> str:
     lines = [f"Build verification (allmodconfig, W=1, each patch in order): {counts};",
              f"changed lines seen by the compiler: {compiled[0]} of {compiled[1]};",
              f"new warnings: {sum(len(p['new_warnings']) for p in patches) or 'none'}."]
-    for p in patches:
-        if not p["verified"]:
-            lines.append(f"Not verified, kept out of the series that was booted: {Path(p['name']).name}: {p['reason']}.")
     return "\n".join(lines)
 
 

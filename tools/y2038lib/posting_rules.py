@@ -175,3 +175,91 @@ def posting_subject_prefix(tree_url: str, draft: bool) -> str:
 
 
 MAX_POSTING = 15  # submitting-patches.rst and maintainer-netdev.rst: at most 15 patches a posting
+
+KERNEL_ORG = "git://git.kernel.org/pub/scm/linux/kernel/git/"
+# Trees MAINTAINERS names that are another name of a tree, or that no longer
+# take patches, and the tree that takes them.
+TREE_ALIASES = {
+    # Jens Axboe's block tree, under the name of his own server (BLKIO)
+    "git://git.kernel.dk/linux-block": KERNEL_ORG + "axboe/linux-block.git",
+    # Felipe Balbi's USB gadget tree: no pull request since 2021; the DWC2/DWC3
+    # and gadget patches go through Greg Kroah-Hartman's usb tree
+    KERNEL_ORG + "balbi/usb.git": KERNEL_ORG + "gregkh/usb.git",
+}
+# Lists whose subsystem takes the patches of sections that name no tree
+# (maintainer-netdev.rst: everything on netdev goes through net or net-next).
+LIST_TREES = {"netdev@vger.kernel.org": KERNEL_ORG + "netdev/net-next.git"}
+# submitting-patches.rst: Andrew Morton is the maintainer of last resort.
+LAST_RESORT = KERNEL_ORG + "akpm/mm.git"
+
+
+def canonical(url: str) -> str:
+    """One spelling per kernel.org tree: git://, with .git."""
+    url = re.sub(r"^https?://git\.kernel\.org/", "git://git.kernel.org/", url.rstrip("/"))
+    if url.startswith("git://git.kernel.org/") and not url.endswith(".git"):
+        url += ".git"
+    return url
+
+
+def section_tree(section: dict) -> str:
+    """A section's tree for cleanups: git before quilt, the -next (or
+    next-queue) tree before the fixes one."""
+    trees = sorted(section["T"], key=lambda t: (not t.startswith("git "), not re.search(r"next[^/]*$", t)))
+    return canonical(trees[0].split(None, 1)[1]) if trees else ""
+
+
+def route(relpath: str, sections: list, person_trees: dict) -> tuple:
+    """(tree URL, why, the section it goes through) for a file, from its MAINTAINERS sections as
+    get_maintainer.pl lists them (most specific first):
+    1. the first section, except ARM/ platform sections for files outside
+       arch/ (they list a SoC's drivers for review; a driver goes through its
+       subsystem), and THE REST (nobody sends cleanups to Linus);
+    2. its T: (git, -next); if it has none, the next matched section's
+       (a driver's section inside its subsystem's);
+    3. else the tree most sections of its first maintainer name;
+    4. else the tree of its list (LIST_TREES);
+    5. else Andrew Morton's tree, the maintainer of last resort.
+    Aliases and retired trees are mapped last (TREE_ALIASES)."""
+    own = [s for s in sections if s["name"] != "THE REST"]
+    if not relpath.startswith("arch/"):
+        own = [s for s in own if not s["name"].startswith("ARM/")] or own
+    tree, why, name = "", "no section but THE REST", "THE REST"
+    if own:
+        name = own[0]["name"]
+        first = own[0]
+        tree, why = section_tree(first), f"T: of {first['name']}"
+        for later in own[1:]:
+            if not tree:
+                tree, why = section_tree(later), f"{first['name']} names no tree; T: of {later['name']}"
+        if not tree and first["M"]:
+            trees = person_trees.get(first["M"][0], {})
+            git = sorted(((n, t) for t, n in trees.items() if t.startswith("git ")), key=lambda x: (-x[0], x[1]))
+            if git:
+                tree, why = git[0][1].split(None, 1)[1], f"{first['name']} names no tree; its first maintainer's"
+        if not tree:
+            tree, why = next(((LIST_TREES[l], f"{first['name']} names no tree; its list {l}'s")
+                              for l in first["L"] if l in LIST_TREES), ("", f"{first['name']} names no tree"))
+    if not tree:
+        tree, why = LAST_RESORT, why + ": the maintainer of last resort"
+    if tree in TREE_ALIASES:
+        tree, why = TREE_ALIASES[tree], why + f" ({tree}: taken by {TREE_ALIASES[tree]})"
+    return tree, why, name
+
+
+def family(relpath: str) -> str:
+    """The driver family a file belongs to, for splitting a large posting:
+    drivers/net/ethernet/<vendor>, net/<protocol>, drivers/net/<kind>."""
+    parts = relpath.split("/")
+    depth = 4 if relpath.startswith("drivers/net/ethernet/") or relpath.startswith("drivers/net/wireless/") else 3
+    return "/".join(parts[:min(depth, len(parts) - 1)])
+
+
+def slug(url: str) -> str:
+    """A posting folder's name from its tree: the path below the host,
+    without kernel.org's pub/scm/linux/kernel/git (owner-repo), so it stays
+    the same when other postings come and go."""
+    if not url:
+        return "no-tree"
+    path = re.sub(r"^[a-z+]+://[^/]+/", "", url.rstrip("/")).removesuffix(".git")
+    path = re.sub(r"^(pub/scm/linux/kernel/git|pub/scm|projects)/", "", path)
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", path.replace("/", "-"))

@@ -139,6 +139,16 @@ def render_html(series: Path, results: dict) -> str:
     out.append("<tr><th>total</th>" + "".join(f'<th class="n">{totals[c]}</th>' for c in campaigns)
                + f'<th class="n">{sum(totals.values())}</th></tr></table>')
 
+    out.append("<h2>Postings</h2><table class=\"postings\"><tr><th>folder</th><th>tree</th><th>patches</th>"
+               "<th>To</th><th>Cc</th></tr>")
+    for posting in results["postings"]:
+        out.append(f"<tr><td>{html.escape(posting['dir'])}</td><td>{html.escape(posting['tree'])}<br><small>"
+                   + "<br>".join(html.escape(r) for r in posting.get("route", [])) + "</small></td>"
+                   f'<td class="n">{len(posting["patches"])}</td>'
+                   f"<td>{'<br>'.join(html.escape(a) for a in posting.get('to', []))}</td>"
+                   f"<td>{'<br>'.join(html.escape(a) for a in posting.get('cc', []))}</td></tr>")
+    out.append("</table>")
+
     out.append("<h2>Patches</h2><table class=\"patches\"><tr><th>#</th><th>subject</th><th>changes</th>"
                "<th>build</th><th>lines compiled</th><th>checkpatch</th><th>verified</th></tr>")
     parts = {p["name"]: patch_parts(series / p["name"]) for p in results["patches"]}
@@ -173,7 +183,8 @@ def render_html(series: Path, results: dict) -> str:
                               + html.escape(p.get("reason") or "")) if "verified" in p else "not run"),
                 ("boot (series)", " ".join(f"{html.escape(a)} {badge(b['verdict'])}" for a, b in sorted(boot.items()))
                  or "not run"),
-                ("Cc", "<br>".join(html.escape(c) for c in p["cc"]))]
+                ("recipients", "<br>".join(html.escape(f"{r['address']} ({r['role']})" if r["role"] else r["address"])
+                                           for r in p.get("recipients", [])))]
         out += [f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows]
         out.append(f'</dl><details open><summary>diff</summary><pre class="diff">{highlight_diff(diff)}</pre>'
                    "</details></section>")

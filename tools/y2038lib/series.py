@@ -3,10 +3,12 @@
 subject prefix (one driver a patch) -> git format-patch postings in
 generated-patches/linux-<version>/.
 
-The subsystem of a file is the first (most specific) MAINTAINERS section that
-the tree's own scripts/get_maintainer.pl names for it; commits are ordered by
-maintainer tree, campaign and subsystem, and split into postings of at most
-MAX_POSTING patches per tree (posting_rules: how each tree wants them).
+The subsystem and maintainer tree of a file come from the tree's own
+MAINTAINERS (maintainers.py, posting_rules.route); commits are ordered by
+maintainer tree, driver family, campaign and subsystem, one posting per tree
+(split between driver families past MAX_POSTING patches), addressed To its
+maintainers and Cc its reviewers and lists.  A posting's folder is named
+for its tree, so a regenerated series changes only what changed.
 Each posting is made on its own branch from the baseline (no posting needs
 another), so its base block has only base-commit.  Without a sign-off
 identity the series is a draft: DRAFT in every subject, no Signed-off-by.
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from . import posting_rules
 from .apply import commit_contents
+from .maintainers import Maintainers
 from .hazards import hazards_text
 from .rules import parse_rule
 from .common import COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, git_env, progress, read_json, run, write_json
@@ -38,47 +41,6 @@ WARNING_REASONS = {
     "LONG_LINE_STRING": "the string is unchanged from the original code",
     "CAMELCASE": "the identifier is unchanged from the original code",
 }
-
-
-class Maintainers:
-    """Answers from the tree's own scripts/get_maintainer.pl, once per file."""
-
-    def __init__(self, tree):
-        self.tree = tree
-
-    def _get(self, *args):
-        # get_maintainer.pl orders equal-ranked names by Perl hash order: fix the seed
-        env = dict(os.environ, PERL_HASH_SEED="0", PERL_PERTURB_KEYS="0")
-        return run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback", "--no-keywords", *args],
-                   cwd=self.tree.src, env=env).stdout
-
-    def lookup(self, relpath: str) -> dict:
-        sections = self._get("--sections", "-f", relpath).split("\n\n")
-        subsystem, tree_url = "THE REST", ""
-        for n, section in enumerate(s for s in sections if s.strip()):
-            lines = section.strip().splitlines()
-            if n == 0:
-                subsystem = lines[0].strip()
-            trees = [tree_url_of(l) for l in lines if l.startswith("T:")]
-            if trees and not tree_url:
-                tree_url = trees[-1]
-        cc = [l.strip() for l in self._get("--no-rolestats", "-f", relpath).splitlines() if l.strip()]
-        return {"subsystem": subsystem, "tree": tree_url, "cc": cc}
-
-
-def tree_url_of(line: str) -> str:
-    """'T:\tgit git://host/owner/repo.git branch' -> the URL."""
-    words = line.split()[1:]
-    return words[1] if len(words) > 1 and words[0] in ("git", "hg", "quilt") else words[0]
-
-
-def tree_slug(url: str) -> str:
-    """owner-repo for git.kernel.org-style URLs, else the repository name."""
-    if not url:
-        return "no-tree"
-    parts = url.rstrip("/").removesuffix(".git").split("/")
-    name = "-".join(parts[-2:]) if len(parts) >= 2 and "git" in parts[:-2] else parts[-1]
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name)
 
 
 KINDS = {  # a campaign's Kind: -> what its cover letter says the change is
@@ -131,17 +93,52 @@ def group_commits(matches: dict, maint: Maintainers):
                                   "sites": sum(sites.values()),
                                   "removed": {f: rule["removed"][f] for f in sorted(sites)},
                                   "listed": sorted({n for f in sites for n in rule.get("listed", {}).get(f, [])})})
-            cc = []
+            recipients = []
             for f in files:
-                cc += [c for c in info[f]["cc"] if c not in cc]
-            tree_url = next((info[f]["tree"] for f in files if info[f]["tree"]), "")
+                recipients += [r for r in info[f]["recipients"] if r["address"] not in {x["address"] for x in recipients}]
             groups.append({"campaign": campaign["name"], "campaign_order": order, "prefix": prefix,
                            "campaign_commit": campaign["commit"], "subsystem": subsystem,
-                           "tree": tree_url, "files": sorted(files), "rules": rules, "cc": cc,
+                           "tree": info[files[0]]["tree"], "route": info[files[0]]["route"],
+                           "files": sorted(files), "rules": rules, "recipients": recipients,
                            "sites": sum(r["sites"] for r in rules)})
     # Per file, campaign order is kept: a file has one subsystem and so one tree.
-    groups.sort(key=lambda g: (tree_slug(g["tree"]), g["tree"], g["campaign_order"], g["subsystem"], g["prefix"]))
+    groups.sort(key=lambda g: (posting_rules.slug(g["tree"]), g["tree"], posting_rules.family(g["files"][0]),
+                               g["campaign_order"], g["subsystem"], g["prefix"]))
     return groups
+
+
+def split_postings(groups) -> list:
+    """Postings of at most MAX_POSTING patches, one tree each; a tree with
+    more is split between driver families (maintainer-netdev.rst), never
+    inside one unless the family alone is larger."""
+    postings = []
+    for tree in dict.fromkeys(g["tree"] for g in groups):
+        families = {}
+        for group in (g for g in groups if g["tree"] == tree):
+            families.setdefault(posting_rules.family(group["files"][0]), []).append(group)
+        parts = [[]]
+        for members in families.values():
+            if parts[-1] and len(parts[-1]) + len(members) > MAX_POSTING:
+                parts.append([])
+            for group in members:
+                if len(parts[-1]) == MAX_POSTING:
+                    parts.append([])
+                parts[-1].append(group)
+        for n, part in enumerate(parts, 1):
+            postings.append({"tree": tree, "groups": part, "part": n, "of": len(parts),
+                             "prefix": posting_prefix(part),
+                             "dir": posting_rules.slug(tree) + (f"-part{n}" if n > 1 else "")})
+    return postings
+
+
+def addressees(groups) -> tuple:
+    """(To, Cc) of a posting: maintainers and supporters, then the rest."""
+    seen, to, cc = set(), [], []
+    for r in (r for g in groups for r in g["recipients"]):
+        if r["address"] not in seen:
+            seen.add(r["address"])
+            (to if r["to"] else cc).append(r["address"])
+    return to, cc
 
 
 def commit_message(group: dict, signoff) -> str:
@@ -165,8 +162,8 @@ def commit_message(group: dict, signoff) -> str:
     by = " and ".join(Path(r["path"]).stem for r in group["rules"])
     body.append(wrap(f"{rewrites} change{'s' if rewrites > 1 else ''} in {nfiles} file{'s' if nfiles > 1 else ''}, "
                      f"generated with Coccinelle ({by}); no functional change intended."))
+    # the people and lists go in the mail's To/Cc (format-patch), not in the history
     trailer = [f"Generated by: {r['path']}" for r in group["rules"]]
-    trailer += [f"Cc: {c}" for c in group["cc"]]
     if signoff:
         trailer.append(f"Signed-off-by: {signoff}")
     return (posting_rules.subject(prefix, summary, group.get("tree", "")) + "\n\n" + "\n\n".join(body) +
@@ -193,8 +190,8 @@ def checkpatch(tree, patch: Path, draft: bool) -> dict:
     return found
 
 
-def cover_letter(version, posting, patches, matches) -> tuple:
-    names = [x["name"] for x in matches["campaigns"]]
+def cover_letter(version, posting, patches, names) -> tuple:
+    """(subject, text) of a posting's cover letter; names: the campaigns in order."""
     campaigns = sorted({p["campaign"] for p in patches}, key=names.index)
     infos = [campaign_info(c) for c in campaigns]
     subject = posting_rules.subject(posting["prefix"], "; ".join(i["subject"] for i in infos), posting["tree"])
@@ -261,16 +258,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     if not groups:
         progress("no sites: nothing to put in a series")
 
-    # postings: contiguous runs of one tree, at most MAX_POSTING each
-    postings = []
-    for group in groups:
-        if not postings or postings[-1]["tree"] != group["tree"] or len(postings[-1]["groups"]) == MAX_POSTING:
-            postings.append({"tree": group["tree"], "groups": []})
-        postings[-1]["groups"].append(group)
-    for posting in postings:
-        same = [p for p in postings if p["tree"] == posting["tree"]]
-        posting["part"], posting["of"] = same.index(posting) + 1, len(same)
-        posting["prefix"] = posting_prefix(posting["groups"])
+    postings = split_postings(groups)
 
     # each posting on its own branch from the baseline: no file is in two
     # postings, so each applies alone and its base block is base-commit only
@@ -290,31 +278,29 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     series_lines, results = [], {"version": tree.version, "baseline": tree.baseline, "draft": draft,
-                                 "source": Path(tree.info["source"]).name, "patches": [], "postings": []}
-    for n, posting in enumerate(postings, 1):
-        slug = f"{n:02d}-{tree_slug(posting['tree'])}"
-        end = posting["groups"][-1]["commit"]
-        run(["git", "-c", "core.abbrev=12", "format-patch", "-q", "--cover-letter", "--no-signature",
-             f"--base={tree.baseline}", "--subject-prefix", posting_rules.posting_subject_prefix(posting["tree"], draft),
-             "-o", str(out / slug), f"{tree.baseline}..{end}"], cwd=tree.src, env=dict(env, GIT_DIR=str(tree.git_dir)))
-        names = sorted(p.name for p in (out / slug).glob("*.patch") if not p.name.startswith("0000-"))
+                                 "source": Path(tree.info["source"]).name, "patches": [], "postings": [],
+                                 "campaigns": [c["name"] for c in matches["campaigns"]]}
+    for posting in postings:
+        slug = posting["dir"]
+        to, cc = addressees(posting["groups"])
+        names = format_posting(tree, out / slug, posting["groups"][-1]["commit"], posting["tree"], to, cc, draft,
+                               signoff or DEFAULT_SIGNOFF)
         patches = []
         for name, group in zip(names, posting["groups"]):
             record = {"name": f"{slug}/{name}", "campaign": group["campaign"], "subsystem": group["subsystem"],
                       "tree": group["tree"], "files": group["files"], "rules": [r["path"] for r in group["rules"]],
                       "sites": group["sites"], "rewrites": group["rewrites"], "prefix": group["prefix"],
-                      "cc": group["cc"],
+                      "recipients": group["recipients"], "commit": group["commit"],
                       # per rule and file, the lines it changed: what `y2038 compare` matches
                       "site_lines": {r["path"]: r["removed"] for r in group["rules"]},
                       "checkpatch": checkpatch(tree, out / slug / name, draft)}
             patches.append(record)
             series_lines.append(record["name"])
-        subject, blurb = cover_letter(tree.version, posting, patches, matches)
-        cover = out / slug / "0000-cover-letter.patch"
-        text = cover.read_text().replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb)
-        cover.write_text(text)
+        write_cover_letter(out / slug, *cover_letter(tree.version, posting, patches, results["campaigns"]))
         results["postings"].append({"dir": slug, "tree": posting["tree"], "prefix": posting["prefix"],
-                                    "patches": [p["name"] for p in patches]})
+                                    "part": posting["part"], "of": posting["of"],
+                                    "route": sorted({g["route"] for g in posting["groups"]}),
+                                    "to": to, "cc": cc, "patches": [p["name"] for p in patches]})
         results["patches"] += patches
     (out / "series").write_text("".join(f"{line}\n" for line in series_lines))
     hazards_json = tree.state / "hazards.json"
@@ -329,6 +315,72 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     if errors:
         raise Y2038Error("checkpatch.pl errors: " + "; ".join(f"{n}: {e['type']}: {e['message']}" for n, e in errors))
     return out
+
+
+def format_posting(tree, folder: Path, end: str, tree_url: str, to, cc, draft: bool, identity: str) -> list:
+    """git format-patch of baseline..end into folder, from identity: the patches' names."""
+    run(["git", "-c", "core.abbrev=12", "format-patch", "-q", "--cover-letter", "--no-signature",
+         f"--base={tree.baseline}", "--subject-prefix", posting_rules.posting_subject_prefix(tree_url, draft),
+         *[f"--to={a}" for a in to], *[f"--cc={a}" for a in cc], "-o", str(folder), f"{tree.baseline}..{end}"],
+        cwd=tree.src, env=dict(git_env(identity=identity), GIT_DIR=str(tree.git_dir)))
+    return sorted(p.name for p in folder.glob("*.patch") if not p.name.startswith("0000-"))
+
+
+def write_cover_letter(folder: Path, subject: str, blurb: str) -> None:
+    cover = folder / "0000-cover-letter.patch"
+    cover.write_text(cover.read_text().replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb))
+
+
+def withdraw_unverified(tree, series_dir: Path, results: dict, reasons: dict) -> dict:
+    """Takes the patches the build stage could not verify out of the
+    postings, into unverified/ with the reason, and writes the postings they
+    were in again without them (renumbered, cover letter recounted).
+    Updates results in place; returns {old name: new name} of those kept."""
+    held = series_dir / "unverified"
+    if held.exists():
+        shutil.rmtree(held)
+    renamed, kept_postings, notes, dropped = {}, [], [], []
+    for posting in results["postings"]:
+        patches = [p for p in results["patches"] if p["name"] in posting["patches"]]
+        if not any(p["name"] in reasons for p in patches):
+            kept_postings.append(posting)
+            renamed.update({p["name"]: p["name"] for p in patches})
+            continue
+        for p in (p for p in patches if p["name"] in reasons):
+            target = held / p["name"].replace("/", "-")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(series_dir / p["name"], target)
+            dropped.append(p)
+            notes.append(f"{target.name}: {reasons[p['name']]} (was in {posting['dir']}, tree {posting['tree']})")
+        keep = [p for p in patches if p["name"] not in reasons]
+        shutil.rmtree(series_dir / posting["dir"])
+        if not keep:
+            continue
+        parent = tree.baseline
+        for p in keep:  # files are disjoint between patches: each one's files as its commit left them
+            message = run_bytes(tree, ["git", "log", "-1", "--format=%B", p["commit"]]).decode()
+            author = run_bytes(tree, ["git", "log", "-1", "--format=%an <%ae>", p["commit"]]).decode().strip()
+            contents = {f: run_bytes(tree, ["git", "show", f"{p['commit']}:{f}"]) for f in p["files"]}
+            parent = p["commit"] = commit_contents(tree, contents, parent, message.rstrip("\n") + "\n",
+                                                   env=git_env(identity=author))
+        posting["to"], posting["cc"] = addressees(keep)
+        names = format_posting(tree, series_dir / posting["dir"], parent, posting["tree"], posting["to"],
+                               posting["cc"], results["draft"], author)
+        for p, name in zip(keep, names):
+            renamed[p["name"]] = p["name"] = f"{posting['dir']}/{name}"
+        posting["patches"] = [p["name"] for p in keep]
+        write_cover_letter(series_dir / posting["dir"], *cover_letter(results["version"], posting, keep, results["campaigns"]))
+        kept_postings.append(posting)
+    results["postings"] = kept_postings
+    results["patches"] = [p for p in results["patches"] if not any(p is d for d in dropped)]
+    results["unverified"] = notes
+    (series_dir / "series").write_text("".join(f"{p['name']}\n" for p in results["patches"]))
+    if notes:
+        (held / "README").write_text(
+            "Patches the build stage could not verify: not posted.  Each was generated like the others;\n"
+            "build it where it compiles (the reason says what was missing here) before sending it.\n\n"
+            + "".join(f"{n}\n" for n in notes))
+    return renamed
 
 
 def run_bytes(tree, cmd) -> bytes:
