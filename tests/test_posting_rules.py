@@ -133,6 +133,11 @@ class Routing(unittest.TestCase):
         self.assertEqual(self.route("drivers/net/ethernet/intel/igc/igc_main.c", intel, NETWORKING),
                          KORG + "tnguy/next-queue.git")
 
+    def test_scsi_goes_to_the_queue(self):
+        scsi = section(f"SCSI SUBSYSTEM\nM:\t\"James E.J. Bottomley\" <jejb@linux.ibm.com>\n"
+                       f"T:\tgit {KORG}jejb/scsi.git\nT:\tgit {KORG}mkp/scsi.git")
+        self.assertEqual(self.route("drivers/scsi/lpfc/lpfc_init.c", scsi), KORG + "mkp/scsi.git")
+
     def test_one_spelling_per_tree(self):
         self.assertEqual(pr.canonical("https://git.kernel.org/pub/scm/linux/kernel/git/rafael/linux-pm"),
                          KORG + "rafael/linux-pm.git")

@@ -14,8 +14,9 @@ BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-de
                   "qemu-system-x86", "qemu-system-arm"]
 # What only the tests need: the review page is checked in a headless browser,
 # a distcc daemon on localhost takes the compiles of `build --distcc`,
-# and the committed series of both packaged kernels are regenerated.
-TEST_PACKAGES = ["chromium", "distcc"]
+# the committed series of both packaged kernels are regenerated, and each
+# posting is taken apart by b4 the way a maintainer applies it.
+TEST_PACKAGES = ["chromium", "distcc", "b4"]
 TEST_KVERS = ("6.1", "6.12")
 
 

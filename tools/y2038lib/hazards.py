@@ -12,6 +12,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from . import hazard_triage
 from .apply import Applier, check_rule_parses
 from .common import progress, write_json
 
@@ -67,8 +68,10 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
             for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
                                                                     for x in re.split(r"(\d+)", l)]):
                 m = LINE.match(line)
+                kind = hazard_triage.triage(applier.content(relpath).decode(errors="replace"),
+                                            int(m.group("line")), relpath)
                 entry = {"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
-                         "why": m.group("why"), "rule": rule.relpath}
+                         "why": m.group("why"), "rule": rule.relpath, "kind": kind}
                 if entry not in entries:  # two columns of one line are one report
                     entries.append(entry)
                     count += 1
@@ -80,13 +83,18 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
 
 
 def hazards_text(report: dict) -> str:
-    """The committed, reviewable form: y2038 bugs first, then y2106 formats."""
-    out = [f"y2038 hazards in Linux {report['version']}: wall-clock seconds kept in 32 bits",
-           "(report-only rules of cocci/y2038-hazards; file:line: why)", ""]
-    for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19 (a bug, unless a legacy 32-bit ABI)"),
-                       ("y2106", "Unsigned 32-bit: wraps in 2106 (often an on-disk or wire format)")):
+    """The committed, reviewable form: y2038 bugs first, then y2106 formats;
+    in each, what the value is (hazard_triage), the real candidates first."""
+    out = [f"y2038 hazards in Linux {report['version']}: seconds kept in 32 bits",
+           "(report-only rules of cocci/y2038-hazards; file:line: what the rule saw)", ""]
+    for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19"),
+                       ("y2106", "Unsigned 32-bit: wraps in 2106")):
         found = [h for h in report["hazards"] if h["class"] == cls]
         out.append(f"{title}: {len(found)}")
-        out += [f"  {h['file']}:{h['line']}: {h['why']}" for h in found]
+        for kind in hazard_triage.ORDER:
+            these = [h for h in found if h.get("kind", "unknown") == kind]
+            if these:
+                out.append(f"  {kind}: {len(these)}, {hazard_triage.DESCRIPTIONS[kind]}")
+                out += [f"    {h['file']}:{h['line']}: {h['why']}" for h in these]
         out.append("")
     return "\n".join(out)

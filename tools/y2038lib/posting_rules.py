@@ -185,6 +185,9 @@ TREE_ALIASES = {
     # Felipe Balbi's USB gadget tree: no pull request since 2021; the DWC2/DWC3
     # and gadget patches go through Greg Kroah-Hartman's usb tree
     KERNEL_ORG + "balbi/usb.git": KERNEL_ORG + "gregkh/usb.git",
+    # SCSI SUBSYSTEM names both: Martin K. Petersen queues the patches
+    # (scsi-queue), James Bottomley's tree carries the pull requests
+    KERNEL_ORG + "jejb/scsi.git": KERNEL_ORG + "mkp/scsi.git",
 }
 # Lists whose subsystem takes the patches of sections that name no tree
 # (maintainer-netdev.rst: everything on netdev goes through net or net-next).
