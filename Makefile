@@ -22,7 +22,7 @@ help:
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|hazards|series|build|boot|report  one stage (see tools/y2038 --help)"
-	@echo "  make compare OLD=6.1 NEW=6.12  sites fixed upstream / kept / new, patches mapped across versions"
+	@echo "  make compare OLD=6.1 NEW=6.12  sites gone upstream / kept / new, patches mapped across versions"
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
 	@echo "                         MIN_KERNEL=X.Y: oldest kernel the result must build on (drops dead compat"

@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
     sp = with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
                                                  "beside the series"))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
-    sp = sub.add_parser("compare", help="two series side by side: sites fixed upstream, kept, new; "
+    sp = sub.add_parser("compare", help="two series side by side: sites gone upstream, kept, new; "
                                         "patches mapped as git range-diff does")
     sp.add_argument("old", help="older series: a version (6.1) or a series directory")
     sp.add_argument("new", help="newer series: a version (6.12) or a series directory")

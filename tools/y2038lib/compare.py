@@ -2,8 +2,13 @@
 """compare: two series (usually two kernel versions) side by side.
 
 A site is (rule, file, the line the rule changed), as the series stage
-records it in results.json ("site_lines").  Per rule: fixed upstream (only
-in the older series), kept (in both), new (only in the newer).  Patches are
+records it in results.json ("site_lines").  Per rule: gone upstream (only
+in the older series), kept (in both), new (only in the newer).  With the
+newer tree at hand, what happened to each gone site: fixed as proposed
+(the patch's new lines are in the newer file), changed otherwise (the
+file is there, the proposed lines are not), moved (the same rule and line
+in another file: counted neither as gone nor as new), removed (the file is
+gone).  Patches are
 mapped across the two series by subject and files, and shown the way
 `git range-diff` does: "=" same change, "!" changed (with the diff between
 the two diffs), "<" only in the older, ">" only in the newer.  The newer
@@ -16,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from .boot import BOOT_SECTION
+from . import tree as tree_stage
 from .common import PATCHES_DIR, Y2038Error, read_json, write_json
 
 # the paragraph compare adds after the boot verification one (and replaces on a re-run)
@@ -84,12 +90,60 @@ def map_patches(old_dir: Path, old: dict, new_dir: Path, new: dict):
     return pairs + [(o, None) for o in olds]
 
 
+def added_lines(patch: Path, relpath: str) -> list:
+    """The code lines a patch adds to one file, stripped."""
+    out, current = [], None
+    for line in patch.read_text(errors="replace").splitlines():
+        if line.startswith("+++ "):
+            current = line[6:]
+        elif current == relpath and line.startswith("+") and line[1:].strip():
+            out.append(line[1:].strip())
+    return out
+
+
+def fates(old_dir: Path, old: dict, gone: Counter, added: Counter, new_src) -> dict:
+    """{site: fate} for the sites gone upstream (module docstring); moved
+    ones are taken out of gone and added."""
+    fate = {}
+    for site in sorted(gone):
+        rule, relpath, line = site
+        moved = next((s for s in sorted(added) if s[0] == rule and s[2] == line and s[1] != relpath), None)
+        if moved:
+            fate[site] = f"moved to {moved[1]}"
+            gone[site] -= 1
+            added[moved] -= 1
+        elif new_src is None:
+            fate[site] = "not checked (the newer tree is not here)"
+        elif not (new_src / relpath).exists():
+            fate[site] = "removed (the file is gone)"
+        else:
+            patch = next(p for p in old["patches"] if relpath in p["site_lines"].get(rule, {}))
+            text = {l.strip() for l in (new_src / relpath).read_text(errors="replace").splitlines()}
+            proposed = added_lines(old_dir / patch["name"], relpath)
+            fate[site] = ("fixed as proposed" if proposed and all(l in text for l in proposed)
+                          else "changed otherwise")
+    gone += Counter()  # drop the zero counts
+    added += Counter()
+    return fate
+
+
+def source_of(version: str):
+    """The unpacked tree of a kernel version (6.12.118), if the tree stage made it here."""
+    try:
+        tree = tree_stage.load(".".join(version.split(".")[:2]))
+    except Y2038Error:
+        return None
+    return tree.src if tree.version == version and tree.src.is_dir() else None
+
+
 def compare(old_dir: Path, new_dir: Path) -> dict:
     old, new = read_json(old_dir / "results.json", "series"), read_json(new_dir / "results.json", "series")
     old_sites, new_sites = sites(old), sites(new)
     fixed, kept, added = old_sites - new_sites, old_sites & new_sites, new_sites - old_sites
+    fate = fates(old_dir, old, fixed, added, source_of(new["version"]))
+    moved = {site: f for site, f in fate.items() if f.startswith("moved")}
     rules = sorted({s[0] for s in old_sites | new_sites})
-    per_rule = {rule: {"fixed_upstream": sum(n for s, n in fixed.items() if s[0] == rule),
+    per_rule = {rule: {"gone_upstream": sum(n for s, n in fixed.items() if s[0] == rule),
                        "kept": sum(n for s, n in kept.items() if s[0] == rule),
                        "new": sum(n for s, n in added.items() if s[0] == rule)} for rule in rules}
     patches = []
@@ -110,15 +164,24 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
                 for _ in range(n)]
     return {"old": {"dir": old_dir.name, "version": old["version"]},
             "new": {"dir": new_dir.name, "version": new["version"]},
-            "totals": {"fixed_upstream": sum(fixed.values()), "kept": sum(kept.values()), "new": sum(added.values())},
+            "totals": {"gone_upstream": sum(fixed.values()), "moved": len(moved), "kept": sum(kept.values()),
+                       "new": sum(added.values())},
+            "fates": dict(sorted(sum((Counter({f: fixed[site]}) for site, f in fate.items() if site not in moved),
+                                     Counter()).items())),
             "rules": per_rule, "patches": patches,
-            "sites": {"fixed_upstream": listing(fixed), "kept": listing(kept), "new": listing(added)}}
+            "sites": {"gone_upstream": [f"{r}: {f}: {l}: {fate[(r, f, l)]}" for r, f, l in sorted(fate)
+                                        if not fate[(r, f, l)].startswith("moved")],
+                      "moved": [f"{r}: {f}: {l}: {fate[(r, f, l)]}" for r, f, l in sorted(fate)
+                                if fate[(r, f, l)].startswith("moved")],
+                      "kept": listing(kept), "new": listing(added)}}
 
 
 def summary_line(report: dict) -> str:
     t = report["totals"]
     counts = Counter(p["status"] for p in report["patches"])
-    return (f"{t['fixed_upstream']} sites fixed upstream, {t['kept']} kept, {t['new']} new; "
+    fates = ", ".join(f"{n} {fate}" for fate, n in report["fates"].items())
+    return (f"{t['gone_upstream']} sites gone upstream{f' ({fates})' if fates else ''}, {t['moved']} moved, "
+            f"{t['kept']} kept, {t['new']} new; "
             f"patches: {counts['=']} same, {counts['!']} changed, {counts['<']} only in "
             f"{report['old']['version']}, {counts['>']} new")
 
@@ -127,7 +190,7 @@ def cover_section(report: dict) -> str:
     lines = [f"Comparison with the series for Linux {report['old']['version']} (tools/y2038 compare):",
              f"  {summary_line(report)}"]
     for rule, c in report["rules"].items():
-        lines.append(f"  {Path(rule).stem}: {c['fixed_upstream']} fixed upstream, {c['kept']} kept, {c['new']} new")
+        lines.append(f"  {Path(rule).stem}: {c['gone_upstream']} gone upstream, {c['kept']} kept, {c['new']} new")
     return "\n".join(lines)
 
 
@@ -135,15 +198,15 @@ def text(report: dict) -> str:
     old, new = report["old"]["version"], report["new"]["version"]
     rule_width = max([len(r) for r in report["rules"]] + [4])
     lines = [f"Linux {old} -> {new}: {summary_line(report)}", "",
-             f"{'rule':{rule_width}} {'fixed upstream':>15} {'kept':>6} {'new':>6}"]
+             f"{'rule':{rule_width}} {'gone upstream':>15} {'kept':>6} {'new':>6}"]
     for rule, c in report["rules"].items():
-        lines.append(f"{rule:{rule_width}} {c['fixed_upstream']:>15} {c['kept']:>6} {c['new']:>6}")
+        lines.append(f"{rule:{rule_width}} {c['gone_upstream']:>15} {c['kept']:>6} {c['new']:>6}")
     lines += ["", f"Patches ({old} <-> {new}, as git range-diff shows them):"]
     width = max([len(p["old"] or "-") for p in report["patches"]] + [1])
     for p in report["patches"]:
         lines.append(f"  {p['old'] or '-':{width}} {p['status']} {p['new'] or '-'}  {p['subject']}")
         lines += [f"      {line}" for line in p.get("interdiff", [])]
-    for kind in ("fixed_upstream", "new"):
+    for kind in ("gone_upstream", "moved", "new"):
         lines += ["", f"Sites {kind.replace('_', ' ')} ({len(report['sites'][kind])}):"]
         lines += [f"  {s}" for s in report["sites"][kind]] or ["  none"]
     return "\n".join(lines) + "\n"

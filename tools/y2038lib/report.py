@@ -123,7 +123,7 @@ def render_html(series: Path, results: dict) -> str:
     if "compare" in results:
         c = results["compare"]
         out.append(f"<p>Compared with Linux {html.escape(c['old']['version'])}: "
-                   f"{c['totals']['fixed_upstream']} sites fixed upstream, {c['totals']['kept']} kept, "
+                   f"{c['totals']['gone_upstream']} sites gone upstream, {c['totals']['kept']} kept, "
                    f"{c['totals']['new']} new.</p>")
 
     campaigns, rows = matrix(results)
@@ -205,7 +205,7 @@ def render_markdown(series: Path, results: dict) -> str:
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
     if "compare" in results:
         c = results["compare"]
-        lines += [f"Compared with Linux {c['old']['version']}: {c['totals']['fixed_upstream']} sites fixed upstream, "
+        lines += [f"Compared with Linux {c['old']['version']}: {c['totals']['gone_upstream']} sites gone upstream, "
                   f"{c['totals']['kept']} kept, {c['totals']['new']} new.", ""]
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
