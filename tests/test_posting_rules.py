@@ -138,6 +138,12 @@ class Routing(unittest.TestCase):
                        f"T:\tgit {KORG}jejb/scsi.git\nT:\tgit {KORG}mkp/scsi.git")
         self.assertEqual(self.route("drivers/scsi/lpfc/lpfc_init.c", scsi), KORG + "mkp/scsi.git")
 
+    def test_a_drm_driver_without_a_tree_goes_to_drm_misc(self):
+        tilcdc = section("DRM DRIVERS FOR TI LCDC\nM:\tJyri Sarha <jyri.sarha@iki.fi>\nL:\tdri-devel@lists.freedesktop.org")
+        drm = section("DRM DRIVERS\nM:\tDavid Airlie <airlied@gmail.com>\nT:\tgit git://anongit.freedesktop.org/drm/drm")
+        self.assertEqual(self.route("drivers/gpu/drm/tilcdc/tilcdc_crtc.c", tilcdc, drm),
+                         "git://anongit.freedesktop.org/drm/drm-misc")
+
     def test_one_spelling_per_tree(self):
         self.assertEqual(pr.canonical("https://git.kernel.org/pub/scm/linux/kernel/git/rafael/linux-pm"),
                          KORG + "rafael/linux-pm.git")

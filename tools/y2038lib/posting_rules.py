@@ -188,6 +188,10 @@ TREE_ALIASES = {
     # SCSI SUBSYSTEM names both: Martin K. Petersen queues the patches
     # (scsi-queue), James Bottomley's tree carries the pull requests
     KERNEL_ORG + "jejb/scsi.git": KERNEL_ORG + "mkp/scsi.git",
+    # DRM DRIVERS' tree takes pull requests; the drivers without a tree of
+    # their own are queued in drm-misc (6.1's and 6.12's spellings)
+    "git://anongit.freedesktop.org/drm/drm": "git://anongit.freedesktop.org/drm/drm-misc",
+    "https://gitlab.freedesktop.org/drm/kernel.git": "https://gitlab.freedesktop.org/drm/misc/kernel.git",
 }
 # Lists whose subsystem takes the patches of sections that name no tree
 # (maintainer-netdev.rst: everything on netdev goes through net or net-next).
