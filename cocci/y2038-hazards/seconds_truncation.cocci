@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Report wall-clock seconds stored in, or cast to, 32 bits.
+/// Report seconds stored in, or cast to, 32 bits.
 ///
 /// ktime_get_real_seconds() and the tv_sec of a struct timespec64 hold
-/// seconds since 1970 in 64 bits.  Stored into a signed 32-bit variable or
-/// field (int, s32, and long or time_t on 32-bit machines) they overflow on
-/// 2038-01-19 03:14:08 UTC: a y2038 bug.  Stored into an unsigned 32-bit
+/// seconds in 64 bits: since 1970 for the wall clock.  Stored into a signed
+/// 32-bit variable or field (int, s32, and long or time_t on 32-bit
+/// machines) a date overflows on 2038-01-19 03:14:08 UTC: a y2038 bug (a
+/// tv_sec of a monotonic time or a duration does not; the hazards stage
+/// tells them apart, tools/y2038lib/hazard_triage.py).  Stored into an unsigned 32-bit
 /// one (u32, unsigned int, __le32, __be32, lower_32_bits(), and unsigned
 /// long on 32-bit machines) they wrap in 2106: usually an intentional
 /// on-disk or wire format, reported apart so that the real bugs stand out.
@@ -77,22 +79,22 @@ position p;
 @script:python depends on report@
 p << signed_store.p;
 @@
-coccilib.report.print_report(p[0], "y2038: wall-clock seconds stored in a signed 32-bit (or 32-bit long) variable: overflows 2038-01-19")
+coccilib.report.print_report(p[0], "y2038: seconds stored in a signed 32-bit (or 32-bit long) variable: overflows 2038-01-19 if they are a date")
 
 @script:python depends on report@
 p << signed_cast.p;
 @@
-coccilib.report.print_report(p[0], "y2038: wall-clock seconds cast to a signed 32-bit (or 32-bit long) type: overflows 2038-01-19")
+coccilib.report.print_report(p[0], "y2038: seconds cast to a signed 32-bit (or 32-bit long) type: overflows 2038-01-19 if they are a date")
 
 @script:python depends on report@
 p << unsigned_32.p;
 @@
-coccilib.report.print_report(p[0], "y2106: wall-clock seconds truncated to unsigned 32 bits: wraps in 2106 (intentional in an on-disk or wire format?)")
+coccilib.report.print_report(p[0], "y2106: seconds truncated to unsigned 32 bits: wraps in 2106 (intentional in an on-disk or wire format?)")
 
 @script:python depends on report@
 p << unsigned_long.p;
 @@
-coccilib.report.print_report(p[0], "y2106: wall-clock seconds stored in unsigned long: 32 bits on 32-bit machines, wraps in 2106")
+coccilib.report.print_report(p[0], "y2106: seconds stored in unsigned long: 32 bits on 32-bit machines, wraps in 2106")
 
 @script:python depends on org@
 p << unsigned_long.p;
