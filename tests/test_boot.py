@@ -99,7 +99,7 @@ class PlantedBug(unittest.TestCase):
             results = json.loads((out / "results.json").read_text())
             results["build"] = {"baseline": tree.baseline, "verified": names}
             (out / "results.json").write_text(json.dumps(results))
-            proc = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--no-pristine")
+            proc = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--pristine", "never")
             results = json.loads((out / "results.json").read_text())
         boot = results["boot"]["x86_64"]
         self.assertEqual(proc.returncode, 2, proc.stderr[-2000:])

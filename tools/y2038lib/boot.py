@@ -7,8 +7,12 @@ boot-tests/configs/ via the tree's merge_config.sh), build (ccache), run
 (QEMU with the RTC a few seconds before 2038-01-19 03:14:07 UTC, the console
 logged to the work dir, a wall-clock timeout) and parse (KUnit's KTAP with the
 tree's kunit.py parse, the init's KTAP, panics, oopses and warnings).
+The patched kernel boots first; the pristine one only when the patched one
+fails something (to tell a regression from a known failure; --pristine).
 The verdict per architecture: the patched kernel passes everything the
-pristine kernel passes, and its own checks pass.  Results go into the series'
+pristine kernel passes, and its own checks pass.  Which KUnit suites and
+selftests a boot runs: boot_suites.py.  A boot whose inputs did not change
+since that kernel's last boot is not run again (boot_key).  Results go into the series'
 results.json ("boot", "boot_pristine") and cover letters.
 """
 import calendar
@@ -21,15 +25,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import legacy
-from .common import REPO, Step, Y2038Error, read_json, run, write_json
+from . import boot_suites, legacy
+from .boot_suites import QUICK_SELFTESTS
+from .common import REPO, Step, Y2038Error, progress, read_json, run, write_json
 from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"
 INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
-# kselftest timers that take seconds each under TCG; set-2038 (11 min),
-# set-timer-lat and nsleep-lat (2 min each) are left out of every boot.
-QUICK_SELFTESTS = ("posix_timers", "nanosleep", "inconsistency-check", "valid-adjtimex")
 # valid-adjtimex defines its own clock_adjtime(), which clashes with glibc's
 # when linked statically; renamed, it makes the 32-bit time syscall with
 # glibc's 64-bit struct timex on armhf and fails on every kernel.
@@ -75,7 +77,11 @@ class Kernel:
         # <variant>/src beside <variant>/<arch>: the same relative paths for
         # every variant, so ccache (CCACHE_BASEDIR) shares their objects
         self.out = src.parent / machine.arch
-        self.fragments = [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config"]
+        self.fragments = self.fragments_for(machine)
+
+    @staticmethod
+    def fragments_for(machine: Machine) -> list:
+        return [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config"]
 
     def make(self, *targets, check=True):
         m = self.machine
@@ -168,12 +174,12 @@ def build_initramfs(tree, machine: Machine) -> Path:
     return cpio
 
 
-def run_qemu(machine: Machine, image: Path, initrd: Path, log: Path):
-    """(console text, seconds, exited by itself)."""
+def run_qemu(machine: Machine, image: Path, initrd: Path, log: Path, params=()):
+    """(console text, seconds, exited by itself); params: more kernel parameters."""
     base = calendar.timegm(time.strptime(RTC_BASE, "%Y-%m-%dT%H:%M:%S"))
     cmd = [*machine.qemu, "-nographic", "-no-reboot", "-rtc", f"base={RTC_BASE}", "-kernel", str(image),
            "-initrd", str(initrd), "-append",
-           f"console={machine.console} panic=-1 oops=panic y2038_rtc_base={base}"]
+           " ".join([f"console={machine.console} panic=-1 oops=panic y2038_rtc_base={base}", *params])]
     started = time.monotonic()
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -210,10 +216,14 @@ def kunit_results(tree, console: str) -> list:
     return tests
 
 
-def parse_console(tree, console: str, exited: bool) -> dict:
+def parse_console(tree, console: str, exited: bool, kunit_wanted: bool = True) -> dict:
+    """kunit_wanted: KUnit suites were asked for; else KUnit must say it is disabled."""
     before_init, _, after = console.partition("y2038-init: start")
-    tests = kunit_results(tree, before_init) if "KTAP version" in before_init or "TAP version" in before_init \
-        else [{"name": "kunit", "result": "fail"}]
+    if kunit_wanted:
+        tests = kunit_results(tree, before_init) if "KTAP version" in before_init or "TAP version" in before_init \
+            else [{"name": "kunit", "result": "fail"}]
+    else:
+        tests = [] if "kunit: disabled" in before_init else [{"name": "kunit.disabled", "result": "fail"}]
     for m in re.finditer(r"^(not )?ok \d+ (\S+)(?: # (SKIP)?.*)?$", after, re.M):
         kind = "kselftest." if m.group(2) in QUICK_SELFTESTS else "" if m.group(2).startswith("legacy/") else "init."
         tests.append({"name": f"{kind}{m.group(2)}",
@@ -248,7 +258,7 @@ def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None
             raise Y2038Error(f"verified patch {name} does not apply: run `tools/y2038 build` again")
 
 
-def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) -> dict:
+def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, suites) -> dict:
     kernel = Kernel(builder, src, variant, machine, jobs)
     started = time.monotonic()
     with Step(f"{variant} {machine.arch}: building the kernel in {kernel.out}"):
@@ -266,15 +276,38 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source) 
     initrd = legacy.initramfs_with_modules(initrd, extra, kernel.out.parent / f"initramfs-{machine.arch}.cpio")
     log = kernel.out.parent / f"console-{machine.arch}.log"
     with Step(f"{variant} {machine.arch}: booting in QEMU (console: {log})"):
-        console, seconds, exited = run_qemu(machine, image, initrd, log)
-    result = parse_console(tree, console, exited)
+        console, seconds, exited = run_qemu(machine, image, initrd, log,
+                                            boot_suites.cmdline(suites, selftests_for(machine)))
+    result = parse_console(tree, console, exited, bool(suites["kunit"]))
     result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
-                  legacy_build_warnings=modules["warnings"])
+                  legacy_build_warnings=modules["warnings"], suites=suites)
     return result
 
 
-def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine=True,
+def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_source: Path) -> str:
+    """What a boot's result depends on: the kernel's source (a git tree id),
+    its configuration, the init, the selftests, the converted legacy
+    modules, the suites asked for, and this stage's own code."""
+    legacy_files = sorted(p for p in legacy_source.rglob("*") if p.is_file())
+    selftests = tree.src / "tools/testing/selftests/timers"
+    return digest(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE.read_bytes(),
+                  *(f.read_bytes() for f in Kernel.fragments_for(machine)),
+                  *((selftests / f"{t}.c").read_bytes() for t in selftests_for(machine)),
+                  *(f"{p.relative_to(legacy_source)}".encode() + p.read_bytes() for p in legacy_files),
+                  Path(__file__).read_bytes(), Path(legacy.__file__).read_bytes(),
+                  Path(boot_suites.__file__).read_bytes())
+
+
+def tree_id(tree, commit: str) -> str:
+    return run(["git", "rev-parse", f"{commit}^{{tree}}"], env=dict(os.environ, GIT_DIR=str(tree.git_dir))).stdout.strip()
+
+
+def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine="auto",
                distcc=False) -> dict:
+    """pristine: "auto" boots the pristine kernel of an architecture only
+    when the patched one fails something (to tell a regression from a
+    known failure), "always" or "never".  A boot whose inputs (boot_key)
+    are those of the last boot of that kernel is not run again."""
     results_path = series_dir / "results.json"
     results = read_json(results_path, "series")
     build = results.get("build")
@@ -282,27 +315,59 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
     boot_root = tree.state / "boot"
     boot_root.mkdir(parents=True, exist_ok=True)
-    variants = [("patched", boot_root / "patched" / "src")]
-    if pristine:
-        variants.insert(0, ("pristine", boot_root / "pristine" / "src"))
-    boots = {"patched": {}, "pristine": {}}
     legacy_source = boot_root / "legacy-converted"
     with Step(f"converting the legacy modules into {legacy_source}"):
         legacy.convert_sources(legacy_source, jobs)
-    for variant, src in variants:
-        builder = Builder(tree, jobs, src, distcc)
-        checkout_variant(builder, build["verified"] if variant == "patched" else [], series_dir)
-        for arch in arches:
-            machine = MACHINES[arch]
-            initrd = build_initramfs(tree, machine)
-            boots[variant][arch] = boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source)
+    verified = build["verified"]
+    files = sorted({f for p in results["patches"] if p["name"] in verified for f in p["files"]})
+
+    builders = {}
+
+    def checkout(variant):
+        """The variant's worktree with its patches: the patched kernel's
+        source is known only once they are applied (git am)."""
+        if variant not in builders:
+            builders[variant] = Builder(tree, jobs, boot_root / variant / "src", distcc)
+            checkout_variant(builders[variant], verified if variant == "patched" else [], series_dir)
+        return builders[variant]
+
+    def boot(variant, arch):
+        machine = MACHINES[arch]
+        suites = boot_suites.plan(variant, files)
+        source = (checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip() if variant == "patched"
+                  else tree_id(tree, tree.baseline))
+        key = boot_key(tree, source, machine, suites, legacy_source)
+        saved = boot_root / "results" / f"{variant}-{arch}.json"
+        if saved.exists() and read_json(saved, "boot").get("key") == key:
+            progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
+                     f"legacy modules as its last boot): {read_json(saved, 'boot')['result']['verdict'].upper()}")
+            return dict(read_json(saved, "boot")["result"], reused=True)
+        builder = checkout(variant)
+        src = builder.src
+        result = boot_one(tree, builder, src, variant, machine, jobs, build_initramfs(tree, machine),
+                          legacy_source, suites)
+        saved.parent.mkdir(exist_ok=True)
+        write_json(saved, {"key": key, "result": result})
+        return result
+
+    boots = {"patched": {}, "pristine": {}}
+    for arch in arches:
+        patched = boots["patched"][arch] = boot("patched", arch)
+        failing = patched["problems"] or any(t["result"] == "fail" for t in patched["tests"])
+        if pristine == "always" or (pristine == "auto" and failing):
+            boots["pristine"][arch] = boot("pristine", arch)
+        else:
+            patched["pristine"] = ("not booted: the patched kernel passed every check" if pristine == "auto"
+                                   else "not booted (--pristine never)")
     for arch, patched in boots["patched"].items():
         pristine_boot = boots["pristine"].get(arch)
         if not pristine_boot:
+            patched["regressions"], patched["known_failures"] = [], []
             continue
         before = {t["name"]: t["result"] for t in pristine_boot["tests"]}
         after = {t["name"]: t["result"] for t in patched["tests"]}
-        patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and after.get(n) != "pass")
+        # a suite the patched kernel did not run is no regression
+        patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and n in after and after[n] != "pass")
         # a kernel test that fails on the pristine kernel too is reported, not held against the series
         patched["known_failures"] = sorted(n for n, r in after.items()
                                            if r == "fail" and before.get(n) == "fail" and not n.startswith("init."))
@@ -310,7 +375,8 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         healthy = not patched["problems"] and patched["seconds"] > 0
         patched["verdict"] = "pass" if own_checks_pass and healthy and not patched["regressions"] else "fail"
     results["boot"] = boots["patched"]
-    if pristine:
+    results.pop("boot_pristine", None)
+    if boots["pristine"]:
         results["boot_pristine"] = boots["pristine"]
     write_json(results_path, results)
     write_cover_letters(series_dir, results)
@@ -329,6 +395,8 @@ def cover_section(results) -> str:
         lines.append(f"  {arch}: {boot['verdict'].upper()}, {counts['pass']} passed, {counts['fail']} failed, "
                      f"{counts['skip']} skipped" + (f" (pristine kernel: {pristine['verdict'].upper()})"
                                                      if pristine else ""))
+        if boot.get("suites"):
+            lines.append(f"    {boot['suites']['why']}")
         if boot.get("known_failures"):
             lines.append(f"    failing on the pristine kernel too: {', '.join(boot['known_failures'])}")
     return "\n".join(lines)
@@ -351,6 +419,10 @@ def boot_text(results) -> str:
                          f"(build {boot['build_seconds']} s, boot {boot['seconds']} s, {len(boot['tests'])} tests"
                          + (f", failed: {', '.join(failed)}" if failed else "")
                          + (f", regressions: {', '.join(boot['regressions'])}" if boot.get("regressions") else "")
-                         + ")")
+                         + (", unchanged: not booted again" if boot.get("reused") else "") + ")")
             lines += [f"    {p.splitlines()[0]}" for p in boot["problems"]]
+            if boot.get("suites"):
+                lines.append(f"    suites: {boot['suites']['why']}")
+            if boot.get("pristine"):
+                lines.append(f"    pristine kernel {boot['pristine']}")
     return "\n".join(lines)

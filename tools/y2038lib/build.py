@@ -565,15 +565,19 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
     for patch, record in zip(patches, state["done"]):
         patch.update({k: v for k, v in record.items() if k in BUILD_PATCH_KEYS})
     keep = [state_path]
-    if summary["not_verified"]:
+    withdrawn = dict(summary["not_verified"])
+    # a posted series (already without them) remembers what was taken out
+    summary["not_verified"] = {**state.get("withdrawn", {}), **summary["not_verified"]}
+    if withdrawn:
         # not posted: into unverified/, the postings written again without them
-        renamed = withdraw_unverified(tree, series_dir, results, summary["not_verified"])
+        renamed = withdraw_unverified(tree, series_dir, results, withdrawn)
         summary["verified"] = [renamed[name] for name in summary["verified"]]
-        progress(f"{len(summary['not_verified'])} patches not verified: moved to {series_dir / 'unverified'}")
+        progress(f"{len(withdrawn)} patches not verified: moved to {series_dir / 'unverified'}")
         # the posted series is these verified patches in this order: its build is this one
         posted = series_fingerprint(series_dir, [p["name"] for p in results["patches"]], tree, built_arches)
         keep.append(progress_file(tree, series_dir, posted))
-        write_json(keep[-1], dict(state, fingerprint=posted, done=[r for r in state["done"] if r["verified"]]))
+        write_json(keep[-1], dict(state, fingerprint=posted, done=[r for r in state["done"] if r["verified"]],
+                                  withdrawn=summary["not_verified"]))
     forget_other_progress(tree, series_dir, keep)
     results["build"] = summary
     write_json(results_path, results)

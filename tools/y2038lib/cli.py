@@ -53,13 +53,15 @@ def parser() -> argparse.ArgumentParser:
                                                               "(x86_64, arm)")))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
     sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
-    sp = with_compiles(with_tree(sub.add_parser("boot", help="boot pristine and patched kernels in QEMU "
+    sp = with_compiles(with_tree(sub.add_parser("boot", help="boot the patched (and if needed the pristine) kernels in QEMU "
                                                              "(x86_64, arm)")))
     sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
     sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
     sp.add_argument("--arch", action="append", dest="arches", choices=sorted(boot.MACHINES),
                     help="boot only this architecture (repeatable); default: all")
-    sp.add_argument("--no-pristine", action="store_true", help="boot only the patched kernel")
+    sp.add_argument("--pristine", choices=("auto", "always", "never"), default="auto",
+                    help="boot the pristine kernel too: only when the patched one fails something (auto, the "
+                         "default: it tells a regression from a known failure), always, or never")
     with_compiles(with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order")))))
     sp = with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
                                                  "beside the series"))
@@ -132,7 +134,7 @@ def main(argv=None) -> int:
         elif args.command == "boot":
             t = tree.load(args.kver)
             results = boot.boot_stage(t, series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc),
-                                      tuple(args.arches or boot.MACHINES), not args.no_pristine, args.distcc)
+                                      tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
             print(boot.boot_text(results))
             if any(b["verdict"] != "pass" for b in results["boot"].values()):
                 return 2

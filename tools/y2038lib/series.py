@@ -15,7 +15,7 @@ identity the series is a draft: DRAFT in every subject, no Signed-off-by.
 Everything is deterministic: two runs give byte-identical output.
 """
 import difflib
-import os
+import hashlib
 import re
 import shutil
 import subprocess
@@ -254,6 +254,12 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     if matches["baseline"] != tree.baseline:
         raise Y2038Error("matches.json was made for another baseline: run `tools/y2038 apply` again")
     out = series_dir(tree, out)
+    fingerprint, stamp = inputs_fingerprint(tree, signoff, draft), stamp_path(tree, out)
+    if stamp.exists() and stamp.read_text() == f"{fingerprint}\n{content_digest(out)}":
+        progress(f"series unchanged (same matches, hazards, rules, toolkit code and identity; its patches "
+                 f"as written): {out} kept")
+        return out
+    stamp.unlink(missing_ok=True)
     groups = group_commits(matches, Maintainers(tree))
     if not groups:
         progress("no sites: nothing to put in a series")
@@ -314,7 +320,41 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
              f"{sum(p['rewrites'] for p in results['patches'])} changes" + (" (a draft)" if draft else ""))
     if errors:
         raise Y2038Error("checkpatch.pl errors: " + "; ".join(f"{n}: {e['type']}: {e['message']}" for n, e in errors))
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(f"{fingerprint}\n{content_digest(out)}")
     return out
+
+
+def content_digest(out: Path) -> str:
+    """The patches of a series directory as written (cover letters aside:
+    the later stages fill them in), so a series changed by hand, or
+    restored from git, is written again."""
+    if not (out / "series").exists():
+        return ""
+    h = hashlib.sha256()
+    for path in sorted(p for p in out.rglob("*.patch") if p.name != "0000-cover-letter.patch"):
+        h.update(str(path.relative_to(out)).encode() + b"\0" + path.read_bytes())
+    h.update((out / "series").read_bytes())
+    return h.hexdigest()
+
+def inputs_fingerprint(tree, signoff, draft: bool) -> str:
+    """What a series depends on: the matches and hazards, the rules and
+    campaign texts, the toolkit's code, the identity.  (The MAINTAINERS and
+    checkpatch.pl it asks are the baseline's.)"""
+    h = hashlib.sha256()
+    parts = [tree.state / "matches.json", tree.state / "hazards.json",
+             *sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
+             *sorted(Path(__file__).parent.glob("*.py"))]
+    for path in parts:
+        h.update(str(path).encode() + b"\0" + (path.read_bytes() if path.exists() else b"") + b"\0")
+    h.update(f"{tree.baseline}\0{signoff}\0{draft}".encode())
+    return h.hexdigest()
+
+
+def stamp_path(tree, out: Path) -> Path:
+    """Where the fingerprint of the series written to out is kept: in the
+    work dir, not beside the committed series."""
+    return tree.state / "series" / (hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12] + ".fingerprint")
 
 
 def format_posting(tree, folder: Path, end: str, tree_url: str, to, cc, draft: bool, identity: str) -> list:
@@ -375,6 +415,9 @@ def withdraw_unverified(tree, series_dir: Path, results: dict, reasons: dict) ->
     results["patches"] = [p for p in results["patches"] if not any(p is d for d in dropped)]
     results["unverified"] = notes
     (series_dir / "series").write_text("".join(f"{p['name']}\n" for p in results["patches"]))
+    stamp = stamp_path(tree, series_dir)
+    if stamp.exists():  # the series as posted is this stage's output now
+        stamp.write_text(stamp.read_text().splitlines()[0] + "\n" + content_digest(series_dir))
     if notes:
         (held / "README").write_text(
             "Patches the build stage could not verify: not posted.  Each was generated like the others;\n"
