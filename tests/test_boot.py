@@ -4,9 +4,11 @@ x86_64 and 32-bit ARM, and a planted timekeeping bug is caught.
 
 PackagedSeriesBoots boots pristine and patched kernels of both architectures
 for the verified series committed in generated-patches/ (on a copy, so the
-committed results are not touched).  PlantedBug boots an x86_64 kernel whose
-ktime_get_real_ts64() truncates seconds to 32 bits, the y2038 bug itself;
-the boot verdict must be FAIL and name the check that caught it.
+committed results are not touched; --pristine always).  PlantedBug boots an
+x86_64 kernel whose ktime_get_real_ts64() truncates seconds to 32 bits, the
+y2038 bug itself; the boot verdict must be FAIL and name the check that
+caught it, the selftests of the timekeeping code it touched must have run,
+and a second boot of the same kernel is not run again.
 """
 import json
 import os
@@ -37,7 +39,7 @@ class PackagedSeriesBoots(unittest.TestCase):
             raise unittest.SkipTest(f"no built series for {cls.tree.version} committed: run `make run KVER={KVER}`")
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-boot-"))
         shutil.copytree(committed, cls.tmp / "series")
-        cls.proc = run_cli("boot", "--kver", KVER, "--out", str(cls.tmp / "series"))
+        cls.proc = run_cli("boot", "--kver", KVER, "--out", str(cls.tmp / "series"), "--pristine", "always")
         cls.results = json.loads((cls.tmp / "series" / "results.json").read_text())
 
     @classmethod
@@ -56,14 +58,24 @@ class PackagedSeriesBoots(unittest.TestCase):
             self.assertEqual(self.results["boot_pristine"][arch]["verdict"], "pass", arch)
 
     def test_2038_checks_kunit_and_selftests_ran(self):
-        for arch in ("x86_64", "arm"):
-            results = {t["name"]: t["result"] for t in self.results["boot"][arch]["tests"]}
-            for check in Y2038_CHECKS:
-                self.assertEqual(results.get(check), "pass", f"{arch}: {check}")
-            kunit = [n for n in results if n.startswith("kunit.time_test_cases.")]
-            self.assertTrue(kunit, f"{arch}: no KUnit time test results")
-            for selftest in ("posix_timers", "nanosleep", "inconsistency-check"):
-                self.assertEqual(results.get(f"kselftest.{selftest}"), "pass", f"{arch}: {selftest}")
+        for key in ("boot", "boot_pristine"):
+            for arch in ("x86_64", "arm"):
+                boot = self.results[key][arch]
+                results = {t["name"]: t["result"] for t in boot["tests"]}
+                for check in Y2038_CHECKS:
+                    self.assertEqual(results.get(check), "pass", f"{key} {arch}: {check}")
+                # what ran is what the plan said, and the reason is recorded
+                for suite in boot["suites"]["kunit"]:
+                    self.assertTrue([n for n in results if n.startswith(f"kunit.{suite}.")], f"{key} {arch}: {suite}")
+                for selftest in boot["suites"]["selftests"]:
+                    if selftest != "valid-adjtimex" or arch == "x86_64":
+                        self.assertEqual(results.get(f"kselftest.{selftest}"), "pass", f"{key} {arch}: {selftest}")
+                self.assertFalse([n for n in results if n.startswith("kselftest.") and
+                                  n.removeprefix("kselftest.") not in boot["suites"]["selftests"]], f"{key} {arch}")
+                self.assertTrue(boot["suites"]["why"])
+            # the pristine kernel runs every suite
+            self.assertEqual(sorted(self.results["boot_pristine"][arch]["suites"]["kunit"]),
+                             ["rtc_lib_test_cases", "time_test_cases"])
 
     def test_converted_legacy_modules_pass_their_checks_across_2038(self):
         for key in ("boot", "boot_pristine"):
@@ -101,6 +113,14 @@ class PlantedBug(unittest.TestCase):
             (out / "results.json").write_text(json.dumps(results))
             proc = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--pristine", "never")
             results = json.loads((out / "results.json").read_text())
+            again = run_cli("boot", "--kver", KVER, "--out", str(out), "--arch", "x86_64", "--pristine", "never")
+            second = json.loads((out / "results.json").read_text())["boot"]["x86_64"]
+        # the planted kernel is a new source: built and booted, not a cached result
+        self.assertNotIn("patched x86_64: unchanged", proc.stderr)
+        self.assertIn("patched x86_64: unchanged", again.stderr)
+        self.assertEqual((again.returncode, second["verdict"], second["tests"]), (2, "fail", results["boot"]["x86_64"]["tests"]))
+        # timekeeping.c is code the timer selftests exercise
+        self.assertIn("kselftest.posix_timers", [t["name"] for t in results["boot"]["x86_64"]["tests"]])
         boot = results["boot"]["x86_64"]
         self.assertEqual(proc.returncode, 2, proc.stderr[-2000:])
         self.assertEqual(boot["verdict"], "fail")

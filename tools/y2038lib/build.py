@@ -320,6 +320,34 @@ def series_fingerprint(series_dir: Path, names, tree, arches) -> str:
     return h.hexdigest()
 
 
+def digest_of(*parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()
+
+
+def patch_key(builder, patch: Path, context: str) -> str:
+    """What one patch's build result depends on: its diff (not its message),
+    the headers the patches before it changed (a .c file of another patch
+    is in no unit of this one), the baseline, configuration, architectures
+    and this stage's code (context)."""
+    text = patch.read_text(errors="replace")
+    diff = text[text.find("\ndiff --git"):].split("\nbase-commit:")[0]
+    headers = builder.git("diff", "--name-only", builder.tree.baseline, "HEAD", "--", "*.h").stdout.split()
+    blobs = builder.git("ls-tree", "HEAD", "--", *headers).stdout if headers else ""
+    return digest_of(context, diff, blobs)
+
+
+def patch_record_path(tree, key: str) -> Path:
+    return tree.state / "build" / "patches" / f"{key}.json"
+
+
+def cached_record(tree, key: str):
+    path = patch_record_path(tree, key)
+    return read_json(path, "build") if path.exists() else None
+
+
 def available_arches(wanted, install: bool) -> dict:
     """{arch name: None if usable, else why not}; installs missing cross compilers when allowed."""
     missing = [ARCHES[a] for a in wanted if not shutil.which(ARCHES[a].compiler)]
@@ -546,12 +574,27 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         builder.reset(tree.baseline)
         state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
         write_json(state_path, state)
-    configure_all(builder, patches[len(state["done"]):], arches)
-    for batch in batches(builder, patches[len(state["done"]):], arches):
+    context = digest_of(tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(built_arches), Path(__file__).read_text())
+    todo = patches[len(state["done"]):]
+    if not all(cached_record(tree, patch_key(builder, series_dir / p["name"], context)) for p in todo):
+        configure_all(builder, todo, arches)
+    for batch in batches(builder, todo, arches):
         first = len(state["done"]) + 1
         span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
-        with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
-            records = verify_batch(builder, batch, series_dir, arches, state["before"])
+        keys = [patch_key(builder, series_dir / p["name"], context) for p in batch]
+        records = [cached_record(tree, key) for key in keys]
+        if all(records):
+            # each patch's diff and every header before it as in an earlier build: its result stands
+            for patch, record in zip(batch, records):
+                if record["verified"]:
+                    builder.git("am", "-q", "--keep-cr", str(series_dir / patch["name"]))
+            progress(f"[{span}/{len(patches)}] unchanged (same diffs, same headers before them): "
+                     f"{sum(r['verified'] for r in records)} verified")
+        else:
+            with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
+                records = verify_batch(builder, batch, series_dir, arches, state["before"])
+            for key, record in zip(keys, records):
+                write_json(patch_record_path(tree, key), record)
         for patch, record in zip(batch, records):
             if not record["verified"]:
                 progress(f"  {patch['name']}: not verified: {record['reason']}")
