@@ -334,8 +334,13 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
     def boot(variant, arch):
         machine = MACHINES[arch]
         suites = boot_suites.plan(variant, files)
-        source = (checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip() if variant == "patched"
-                  else tree_id(tree, tree.baseline))
+        if variant == "pristine":
+            source = tree_id(tree, tree.baseline)
+        elif build.get("verified_head"):
+            # the build stage applied exactly the verified patches, in order, on the baseline
+            source = tree_id(tree, build["verified_head"])
+        else:
+            source = checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
         key = boot_key(tree, source, machine, suites, legacy_source)
         saved = boot_root / "results" / f"{variant}-{arch}.json"
         if saved.exists() and read_json(saved, "boot").get("key") == key:

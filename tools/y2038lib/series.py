@@ -16,6 +16,7 @@ Everything is deterministic: two runs give byte-identical output.
 """
 import difflib
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -337,16 +338,21 @@ def content_digest(out: Path) -> str:
     h.update((out / "series").read_bytes())
     return h.hexdigest()
 
+RUN_FIGURES = {"seconds", "cache_hits", "spatch_runs"}  # of a stage's run, not of what it found
+
+
 def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     """What a series depends on: the matches and hazards, the rules and
     campaign texts, the toolkit's code, the identity.  (The MAINTAINERS and
     checkpatch.pl it asks are the baseline's.)"""
     h = hashlib.sha256()
-    parts = [tree.state / "matches.json", tree.state / "hazards.json",
-             *sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
+    for name in ("matches.json", "hazards.json"):  # what they found, not how long it took
+        found = read_json(tree.state / name, name) if (tree.state / name).exists() else {}
+        h.update(json.dumps({k: v for k, v in found.items() if k not in RUN_FIGURES}, sort_keys=True).encode())
+    parts = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
              *sorted(Path(__file__).parent.glob("*.py"))]
     for path in parts:
-        h.update(str(path).encode() + b"\0" + (path.read_bytes() if path.exists() else b"") + b"\0")
+        h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
     h.update(f"{tree.baseline}\0{signoff}\0{draft}".encode())
     return h.hexdigest()
 
