@@ -33,8 +33,8 @@ help:
 	@echo "  make check-dkms         convert the eight Debian 12 DKMS packages and build them against 6.1"
 	@echo "                         and 6.12 (x86_64, arm); writes the README's table to <work>/dkms-table.md"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
-	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch"
-	@echo "                         (about 54 min on 2 cores here; ONLY=apply|build|boot for one part)"
+	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
+	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"

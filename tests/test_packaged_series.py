@@ -118,6 +118,21 @@ class PackagedSeries:
         self.assertEqual(tree_diff(stripped, posted), [],
                          "generated series differs from the committed one; regenerate with `make run`")
 
+    def test_recipients_are_get_maintainers_answer_for_the_patches(self):
+        """To and Cc of a posting: get_maintainer.pl run on its patch files,
+        without keyword matches or git history, nobody more, nobody less."""
+        committed = self.committed()
+        results = json.loads((committed / "results.json").read_text())
+        for posting in results["postings"][:8]:
+            found = set()
+            for name in posting["patches"]:
+                proc = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+                                       "--no-keywords", "--no-rolestats", str(committed / name)],
+                                      cwd=self.tree.src, text=True, stdout=subprocess.PIPE, check=True)
+                found |= {l.strip() for l in proc.stdout.splitlines() if l.strip()}
+            self.assertEqual(set(posting["to"]) | set(posting["cc"]), found, posting["dir"])
+            self.assertTrue(posting["to"], posting["dir"])
+
     def test_each_posting_applies_alone_with_b4(self):
         committed = self.committed()
         results = json.loads((committed / "results.json").read_text())

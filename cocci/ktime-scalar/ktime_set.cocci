@@ -6,7 +6,9 @@
 /// union around it gone (4.10), ktime_set(0, x) is just x; Linux 4.10
 /// replaced it in 56 files.
 /// ktime_set(0, x * NSEC_PER_MSEC) is ms_to_ktime(x) (NSEC_PER_USEC:
-/// us_to_ktime(x)), which keeps the unit in view.
+/// us_to_ktime(x)), which keeps the unit in view; the helpers multiply in
+/// 64 bits, so on 32-bit machines a product past 2^32 ns (4.29 s; 2.14 s
+/// for a signed x), which ktime_set() got truncated, is now exact.
 /// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
 /// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
 /// call, as Linux 3.17 did in ktime_get().

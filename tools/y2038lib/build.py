@@ -593,6 +593,7 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         else:
             with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
                 records = verify_batch(builder, batch, series_dir, arches, state["before"])
+            patch_record_path(tree, keys[0]).parent.mkdir(parents=True, exist_ok=True)
             for key, record in zip(keys, records):
                 write_json(patch_record_path(tree, key), record)
         for patch, record in zip(batch, records):
