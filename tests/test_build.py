@@ -42,6 +42,12 @@ NEW_WARNING = ("kernel/time/timecounter.c", "#include <linux/timecounter.h>\n",
                "#include <linux/timecounter.h>\n\nint y2038_planted_no_prototype(void)\n{\n\treturn 0;\n}\n")
 
 
+def forget_build_results(tree) -> None:
+    """The planted patches are the same each run: without their kept
+    results (a cache, keyed by diff) the stage must compile them."""
+    shutil.rmtree(build.patch_record_path(tree, "x").parent, ignore_errors=True)
+
+
 @unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
 class BuildStage(unittest.TestCase):
     @classmethod
@@ -53,11 +59,17 @@ class BuildStage(unittest.TestCase):
         for path, old, _ in changes:
             assert (cls.tree.src / path).read_text().count(old) == 1, f"{old!r} not once in {path} of this tree"
         cls.names = planted_series(cls.tree, cls.out, changes)
+        forget_build_results(cls.tree)
         cls.written = json.loads((cls.out / "results.json").read_text())
         cls.first = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
         cls.results = json.loads((cls.out / "results.json").read_text())
         cls.progress = [json.loads(p.read_text()) for p in cls.progress_files()]
         cls.second = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
+        # no saved progress: each patch's result is found by its diff and the headers before it
+        for path in cls.progress_files():
+            path.unlink()
+        cls.third = run_cli("build", "--kver", KVER, "--out", str(cls.out), check=True)
+        cls.third_results = json.loads((cls.out / "results.json").read_text())
 
     @classmethod
     def progress_files(cls):
@@ -156,6 +168,13 @@ class BuildStage(unittest.TestCase):
             self.assertNotIn(Path(self.names[n]).name, cover)
         self.assertNotIn("Build verification: not run yet", cover)
 
+    def test_patches_built_before_are_not_compiled_again(self):
+        self.assertIn("unchanged (same diffs, same headers before them): 3 verified", self.third.stderr)
+        self.assertNotIn("done in", self.third.stderr)
+        for before, after in zip(self.results["patches"], self.third_results["patches"]):
+            for key in build.BUILD_PATCH_KEYS:
+                self.assertEqual(before.get(key), after.get(key), key)
+
     def test_second_run_resumes_without_building(self):
         self.assertIn("resuming after 3 of 3 patches", self.second.stderr)
         self.assertEqual(json.loads((self.out / "results.json").read_text())["patches"], self.results["patches"])
@@ -169,6 +188,7 @@ class DistccBuild(unittest.TestCase):
     def test_compiles_go_to_the_distcc_host(self):
         run_cli("tree", "--kver", KVER, check=True)
         tree = tree_stage.load(KVER)
+        forget_build_results(tree)
         self.assertTrue(shutil.which("distccd"), "distccd not installed (make test installs distcc)")
         with tempfile.TemporaryDirectory(prefix="y2038-distcc-") as tmp:
             tmp = Path(tmp)

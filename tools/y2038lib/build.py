@@ -327,15 +327,18 @@ def digest_of(*parts) -> str:
     return h.hexdigest()
 
 
-def patch_key(builder, patch: Path, context: str) -> str:
+def patch_key(builder, patch: Path, files, context: str) -> str:
     """What one patch's build result depends on: its diff (not its message),
-    the headers the patches before it changed (a .c file of another patch
-    is in no unit of this one), the baseline, configuration, architectures
-    and this stage's code (context)."""
+    the files it changes and every header the patches before it changed,
+    as they are before it (a .c file of another patch is in no unit of this
+    one), the baseline, configuration, architectures and this stage's code
+    (context)."""
     text = patch.read_text(errors="replace")
-    diff = text[text.find("\ndiff --git"):].split("\nbase-commit:")[0]
+    # the diff alone: no message, no abbreviated blob ids, no signature or base block
+    diff = re.split(r"\n-- \n|\nbase-commit:", text[text.find("\ndiff --git"):])[0]
+    diff = re.sub(r"(?m)^index .*\n", "", diff).rstrip("\n")
     headers = builder.git("diff", "--name-only", builder.tree.baseline, "HEAD", "--", "*.h").stdout.split()
-    blobs = builder.git("ls-tree", "HEAD", "--", *headers).stdout if headers else ""
+    blobs = builder.git("ls-tree", "HEAD", "--", *sorted(set(headers) | set(files))).stdout
     return digest_of(context, diff, blobs)
 
 
@@ -576,12 +579,12 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         write_json(state_path, state)
     context = digest_of(tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(built_arches), Path(__file__).read_text())
     todo = patches[len(state["done"]):]
-    if not all(cached_record(tree, patch_key(builder, series_dir / p["name"], context)) for p in todo):
+    if not all(cached_record(tree, patch_key(builder, series_dir / p["name"], p["files"], context)) for p in todo):
         configure_all(builder, todo, arches)
     for batch in batches(builder, todo, arches):
         first = len(state["done"]) + 1
         span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
-        keys = [patch_key(builder, series_dir / p["name"], context) for p in batch]
+        keys = [patch_key(builder, series_dir / p["name"], p["files"], context) for p in batch]
         records = [cached_record(tree, key) for key in keys]
         if all(records):
             # each patch's diff and every header before it as in an earlier build: its result stands
