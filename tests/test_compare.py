@@ -56,6 +56,33 @@ class Compare(unittest.TestCase):
         self.assertIn(f"{gone['sites'] + 1} sites gone upstream", text)
         self.assertIn("/* changed upstream */", text)
 
+    def test_what_happened_to_a_gone_site(self):
+        """fates(): the newer tree has the proposed lines (fixed as proposed),
+        the file without them (changed otherwise), no file (removed), or the
+        same site is new in another file (moved: neither gone nor new)."""
+        from collections import Counter
+        patch = next(p for p in self.results["patches"] if len(p["files"]) >= 1)
+        rule, files = next(iter(patch["site_lines"].items()))
+        relpath, lines = next(iter(files.items()))
+        site = (rule, relpath, lines[0])
+        proposed = compare.added_lines(self.old / patch["name"], relpath)
+        self.assertTrue(proposed)
+        newer = self.tmp / "newer"
+        for content, fate in (("\n".join(proposed) + "\n", "fixed as proposed"), ("int x;\n", "changed otherwise"),
+                              (None, "removed (the file is gone)")):
+            shutil.rmtree(newer, ignore_errors=True)
+            if content is not None:
+                (newer / relpath).parent.mkdir(parents=True)
+                (newer / relpath).write_text(content)
+            newer.mkdir(exist_ok=True)
+            gone, added = Counter({site: 1}), Counter()
+            self.assertEqual(compare.fates(self.old, self.results, gone, added, newer), {site: fate})
+        moved_to = (rule, "drivers/elsewhere/" + Path(relpath).name, lines[0])
+        gone, added = Counter({site: 1}), Counter({moved_to: 1})
+        self.assertEqual(compare.fates(self.old, self.results, gone, added, newer),
+                         {site: f"moved to {moved_to[1]}"})
+        self.assertEqual((sum(gone.values()), sum(added.values())), (0, 0))
+
     def test_unknown_series_is_a_clear_error(self):
         with self.assertRaisesRegex(Y2038Error, "neither a series directory nor a version"):
             compare.series_of("9.9")
