@@ -33,6 +33,7 @@ from pathlib import Path
 
 from . import deps
 from .common import REPO, Step, Y2038Error, ccache_dir, git_env, progress, read_json, run, write_json
+from .platform_arches import platform_arches
 from .series import withdraw_unverified
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
@@ -62,19 +63,23 @@ ARCHES = {a.name: a for a in (
     Arch("mips", "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu"),
     Arch("riscv", "riscv", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu"),
     Arch("powerpc", "powerpc", "powerpc64le-linux-gnu-", "gcc-powerpc64le-linux-gnu"),
+    Arch("s390", "s390", "s390x-linux-gnu-", "gcc-s390x-linux-gnu"),
 )}
 DEFAULT_ARCHES = ("x86_64", "arm")
 ARCH_DIRS = {"x86": "x86_64", "arm": "arm", "arm64": "arm64", "mips": "mips", "riscv": "riscv",
-             "powerpc": "powerpc"}
+             "powerpc": "powerpc", "s390": "s390"}
 
 
-def arches_for(relpath: str):
-    """Architectures that compile this file: its own for arch/<dir>/, else the defaults."""
+def arches_for(relpath: str, src: Path):
+    """Architectures that compile this file: its own for arch/<dir>/, else
+    the defaults, and the architecture of the one platform a driver depends
+    on (platform_arches: am65-cpts is arm64's K3 only)."""
     parts = relpath.split("/")
     if parts[0] == "arch" and len(parts) > 2:
         name = ARCH_DIRS.get(parts[1])
         return (name,) if name else ()
-    return DEFAULT_ARCHES
+    defaults = [d for d, name in ARCH_DIRS.items() if name in DEFAULT_ARCHES]
+    return DEFAULT_ARCHES + tuple(ARCH_DIRS[d] for d in platform_arches(src, relpath, defaults) if d in ARCH_DIRS)
 
 
 def added_lines(patch_text: str) -> dict:
@@ -301,7 +306,7 @@ def build_units(builder, files, arch: str) -> list:
     (kernel/sched/ builds debug.c inside build_utility.c)."""
     units = set()
     for f in files:
-        if arch not in arches_for(f):
+        if arch not in arches_for(f, builder.tree.src):
             continue
         if f.endswith(".c"):
             units.add(f)
@@ -373,7 +378,8 @@ def batches(builder, patches, arches: dict):
     touching a header is a batch of its own."""
     batch, taken = [], set()
     for patch in patches:
-        units = {u for name in arches_wanted(patch, arches) for u in build_units(builder, patch["files"], name)}
+        units = {u for name in arches_wanted(patch, builder.tree.src)
+                 for u in build_units(builder, patch["files"], name)}
         alone = any(not f.endswith(".c") for f in patch["files"])
         if batch and (alone or len(batch) == BATCH_MAX or taken & (units | set(patch["files"]))):
             yield batch
@@ -387,8 +393,8 @@ def batches(builder, patches, arches: dict):
         yield batch
 
 
-def arches_wanted(patch: dict, arches: dict):
-    return sorted({a for f in patch["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES))
+def arches_wanted(patch: dict, src: Path):
+    return sorted({a for f in patch["files"] for a in arches_for(f, src)} | set(DEFAULT_ARCHES))
 
 
 def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
@@ -404,7 +410,7 @@ def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
     sources = {f: (builder.src / f).read_text(errors="replace").splitlines() for f in changed}
     directives = {f: directive_lines(sources[f]) for f in changed}
     proven = {(f, n): False for f, lines in changed.items() for n in lines if n not in directives[f]}
-    for name in arches_wanted(patch, arches):
+    for name in arches_wanted(patch, builder.tree.src):
         units = build_units(builder, patch["files"], name)
         if not units:
             record["build"][name] = "not-built"
@@ -559,7 +565,7 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
     missing = [p["name"] for p in patches if not (series_dir / p["name"]).is_file()]
     if missing:
         raise Y2038Error(f"{series_dir}: patches listed in results.json are missing: {', '.join(missing[:3])}")
-    wanted = sorted({a for p in patches for f in p["files"] for a in arches_for(f)} | set(DEFAULT_ARCHES))
+    wanted = sorted({a for p in patches for f in p["files"] for a in arches_for(f, tree.src)} | set(DEFAULT_ARCHES))
     arches = available_arches(wanted, install)
     for name in DEFAULT_ARCHES:
         if arches[name]:

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""platform_arches: a driver whose Kconfig entry depends on one platform is
+built on that platform's architecture (am65-cpts: ARCH_K3, arm64), not when
+COMPILE_TEST lets allmodconfig build it or a default architecture has the
+platform too.  On a small planted tree."""
+import tempfile
+import unittest
+from pathlib import Path
+
+import helpers  # noqa: F401  (puts tools/ on sys.path)
+from y2038lib.platform_arches import config_symbol, platform_arches
+
+FILES = {
+    "drivers/net/ti/Makefile": "obj-$(CONFIG_TI_CPTS) += cpts.o\nobj-$(CONFIG_TI_ETH) += ti-eth.o\n"
+                               "ti-eth-y := eth_main.o \\\n\teth_ptp.o\nobj-$(CONFIG_TI_ANY) += any.o\n"
+                               "obj-$(CONFIG_TI_BOTH) += both.o\n",
+    "drivers/net/ti/Kconfig": "config TI_CPTS\n\ttristate \"CPTS\"\n\tdepends on ARCH_K3 && OF\n\n"
+                              "config TI_ETH\n\ttristate \"eth\"\n\tdepends on ARCH_K3\n\n"
+                              "config TI_ANY\n\ttristate \"any\"\n\tdepends on ARCH_K3 || COMPILE_TEST\n\n"
+                              "config TI_BOTH\n\tbool \"both\"\n\tdepends on ARCH_OMAP\n",
+    "arch/arm64/Kconfig.platforms": "config ARCH_K3\n\tbool \"K3\"\n\nconfig ARCH_OMAP\n\tbool\n",
+    "arch/arm/mach-omap2/Kconfig": "menuconfig ARCH_OMAP\n\tbool \"OMAP\"\n",
+}
+
+
+class PlatformArches(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.src = Path(cls.tmp.name)
+        for relpath, text in FILES.items():
+            (cls.src / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (cls.src / relpath).write_text(text)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def arches(self, relpath):
+        return platform_arches(self.src, relpath, ("x86", "arm"))
+
+    def test_one_platform_is_built_where_it_is(self):
+        self.assertEqual(self.arches("drivers/net/ti/cpts.c"), ("arm64",))
+
+    def test_a_file_of_a_composite_module(self):
+        self.assertEqual(config_symbol(self.src, "drivers/net/ti/eth_ptp.c"), "TI_ETH")
+        self.assertEqual(self.arches("drivers/net/ti/eth_ptp.c"), ("arm64",))
+
+    def test_compile_test_or_a_default_architecture_needs_nothing_more(self):
+        self.assertEqual(self.arches("drivers/net/ti/any.c"), ())
+        self.assertEqual(self.arches("drivers/net/ti/both.c"), ())  # arm has ARCH_OMAP too (menuconfig)
+        self.assertEqual(self.arches("drivers/net/ti/unknown.c"), ())
+
+
+if __name__ == "__main__":
+    unittest.main()
