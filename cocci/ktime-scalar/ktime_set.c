@@ -27,7 +27,7 @@ static void rearm(struct my_dev *dev, u64 delta_ns)
 	hrtimer_forward_now(&dev->timer, ktime_set(0, delta_ns));
 }
 
-/* The unit's helper: the unit stays visible, the product is 64-bit. */
+/* ms_to_ktime(): the unit stays visible, the product is 64-bit; no us_to_ktime() exists. */
 static void arm_ms(struct my_dev *dev, unsigned int ms)
 {
 	hrtimer_start(&dev->timer, ktime_set(0, ms * NSEC_PER_MSEC), HRTIMER_MODE_REL);

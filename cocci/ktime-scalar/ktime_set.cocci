@@ -5,10 +5,10 @@
 /// With the scalar s64 nanosecond ktime_t universal (Linux 3.17) and the
 /// union around it gone (4.10), ktime_set(0, x) is just x; Linux 4.10
 /// replaced it in 56 files.
-/// ktime_set(0, x * NSEC_PER_MSEC) is ms_to_ktime(x) (NSEC_PER_USEC:
-/// us_to_ktime(x)), which keeps the unit in view; the helpers multiply in
-/// 64 bits, so on 32-bit machines a product past 2^32 ns (4.29 s; 2.14 s
-/// for a signed x), which ktime_set() got truncated, is now exact.
+/// ktime_set(0, x * NSEC_PER_MSEC) is ms_to_ktime(x), which keeps the
+/// unit in view; it multiplies in 64 bits, so on 32-bit machines a product
+/// past 2^32 ns (4.29 s; 2.14 s for a signed x), which ktime_set() got
+/// truncated, is now exact.
 /// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
 /// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
 /// call, as Linux 3.17 did in ktime_get().
@@ -22,10 +22,11 @@
 //  was truncated to 32 bits on 32-bit machines, and x alone is not, so
 //  such a site would change behaviour there: it is left and reported.
 //  An x whose type spatch cannot see (a field of a structure declared in
-//  a header it did not read) is converted.  ms_to_ktime() and us_to_ktime()
-//  multiply in 64 bits: identical on 64-bit machines, and on 32-bit ones
-//  for every x whose product fitted the unsigned long ktime_set() took
-//  (x * NSEC_PER_MSEC alone would have gone negative past 2147 ms there).
+//  a header it did not read) is converted.  ms_to_ktime() multiplies in
+//  64 bits: identical on 64-bit machines, and on 32-bit ones for every x
+//  whose product fitted the unsigned long ktime_set() took (x *
+//  NSEC_PER_MSEC alone would have gone negative past 2147 ms there).  There
+//  is no us_to_ktime(): a microsecond product stays a product.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 4.10 * (ktime_set(0, x) -> x is scalar ktime_t arithmetic: ktime_t was a union until 4.10)
@@ -60,7 +61,7 @@ fn(...) {
 ...+>
 }
 
-// A product with a unit's constant: the helper of that unit.
+// A product with NSEC_PER_MSEC: the helper of that unit.
 @units depends on patch@
 identifier fn != {ktime_set, ktime_add_ns};
 expression E;
@@ -74,12 +75,6 @@ fn(...) {
 |
 - ktime_set@q(0, NSEC_PER_MSEC * E)
 + ms_to_ktime(E)
-|
-- ktime_set@q(0, E * NSEC_PER_USEC)
-+ us_to_ktime(E)
-|
-- ktime_set@q(0, NSEC_PER_USEC * E)
-+ us_to_ktime(E)
 )
 ...+>
 }
