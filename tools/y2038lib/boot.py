@@ -288,7 +288,9 @@ def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_sour
     """What a boot's result depends on: the kernel's source (a git tree id),
     its configuration, the init, the selftests, the converted legacy
     modules, the suites asked for, and this stage's own code."""
-    legacy_files = sorted(p for p in legacy_source.rglob("*") if p.is_file())
+    # what is built: the conversion's own report (rule names, timings) is not
+    legacy_files = sorted(p for p in legacy_source.rglob("*")
+                          if p.is_file() and (p.suffix in (".c", ".h") or p.name in ("Kbuild", "Makefile")))
     selftests = tree.src / "tools/testing/selftests/timers"
     return digest(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE.read_bytes(),
                   *(f.read_bytes() for f in Kernel.fragments_for(machine)),
