@@ -341,6 +341,12 @@ def content_digest(out: Path) -> str:
 RUN_FIGURES = {"seconds", "cache_hits", "spatch_runs"}  # of a stage's run, not of what it found
 
 
+def without_run_figures(data):
+    if isinstance(data, dict):
+        return {k: without_run_figures(v) for k, v in data.items() if k not in RUN_FIGURES}
+    return [without_run_figures(v) for v in data] if isinstance(data, list) else data
+
+
 def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     """What a series depends on: the matches and hazards, the rules and
     campaign texts, the toolkit's code, the identity.  (The MAINTAINERS and
@@ -348,7 +354,7 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     h = hashlib.sha256()
     for name in ("matches.json", "hazards.json"):  # what they found, not how long it took
         found = read_json(tree.state / name, name) if (tree.state / name).exists() else {}
-        h.update(json.dumps({k: v for k, v in found.items() if k not in RUN_FIGURES}, sort_keys=True).encode())
+        h.update(json.dumps(without_run_figures(found), sort_keys=True).encode())
     parts = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
              *sorted(Path(__file__).parent.glob("*.py"))]
     for path in parts:
