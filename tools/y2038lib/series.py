@@ -294,6 +294,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
                                signoff or DEFAULT_SIGNOFF)
         patches = []
         for name, group in zip(names, posting["groups"]):
+            set_recipients(out / slug / name, *addressees([group]))
             record = {"name": f"{slug}/{name}", "campaign": group["campaign"], "subsystem": group["subsystem"],
                       "tree": group["tree"], "files": group["files"], "rules": [r["path"] for r in group["rules"]],
                       "sites": group["sites"], "rewrites": group["rewrites"], "prefix": group["prefix"],
@@ -378,6 +379,19 @@ def format_posting(tree, folder: Path, end: str, tree_url: str, to, cc, draft: b
     return sorted(p.name for p in folder.glob("*.patch") if not p.name.startswith("0000-"))
 
 
+def set_recipients(patch: Path, to, cc) -> None:
+    """Address one patch to its own files' maintainers and lists
+    (format-patch gave every mail of the posting the posting's, which the
+    cover letter keeps)."""
+    text = patch.read_text()
+    head, _, body = text.partition("\n\n")
+    head = re.sub(r"(?m)^(To|Cc): .*(\n[ \t]+.*)*\n?", "", head.rstrip("\n") + "\n").rstrip("\n")
+    for field, who in (("To", to), ("Cc", cc)):
+        if who:
+            head += f"\n{field}: " + ",\n    ".join(who)
+    patch.write_text(head + "\n\n" + body)
+
+
 def write_cover_letter(folder: Path, subject: str, blurb: str) -> None:
     cover = folder / "0000-cover-letter.patch"
     cover.write_text(cover.read_text().replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", blurb))
@@ -419,6 +433,7 @@ def withdraw_unverified(tree, series_dir: Path, results: dict, reasons: dict) ->
         names = format_posting(tree, series_dir / posting["dir"], parent, posting["tree"], posting["to"],
                                posting["cc"], results["draft"], author)
         for p, name in zip(keep, names):
+            set_recipients(series_dir / posting["dir"] / name, *addressees([p]))
             renamed[p["name"]] = p["name"] = f"{posting['dir']}/{name}"
         posting["patches"] = [p["name"] for p in keep]
         write_cover_letter(series_dir / posting["dir"], *cover_letter(results["version"], posting, keep, results["campaigns"]))
