@@ -35,11 +35,15 @@ help:
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
 	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
+	@echo "                         measured here (2 cores, 6.1): make run cold 12.3 min, again unchanged 15 s,"
+	@echo "                         after one rule's text changed 88 s; boot to verdict 34 s x86_64, 34 s arm"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
 	@echo "           SIGNOFF='Name <email>': your identity on the series (you sign the DCO); without it"
 	@echo "           the series is a DRAFT (DRAFT in every subject, no Signed-off-by)"
+	@echo "           PRISTINE=always|never (make boot): the pristine kernel too, or never; default: only"
+	@echo "           when the patched kernel fails something, to tell a regression from a known failure"
 	@echo "           Y2038_WORK=dir (default ~/.cache/y2038)"
 	@echo "           Y2038_CCACHE_DIR=dir (default <work>/ccache; one cache for several work dirs)"
 
@@ -65,7 +69,7 @@ build: deps
 	$(Y2038) build --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG)
 
 boot: deps
-	$(Y2038) boot --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG)
+	$(Y2038) boot --kver $(KVER) $(JOBS_ARG) $(DISTCC_ARG) $(if $(PRISTINE),--pristine $(PRISTINE))
 
 report:
 	$(Y2038) report --kver $(KVER)
