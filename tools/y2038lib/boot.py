@@ -300,6 +300,11 @@ def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_sour
                   Path(boot_suites.__file__).read_bytes())
 
 
+def has_commit(tree, commit) -> bool:
+    return bool(commit) and run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], check=False,
+                                env=dict(os.environ, GIT_DIR=str(tree.git_dir))).returncode == 0
+
+
 def tree_id(tree, commit: str) -> str:
     return run(["git", "rev-parse", f"{commit}^{{tree}}"], env=dict(os.environ, GIT_DIR=str(tree.git_dir))).stdout.strip()
 
@@ -338,8 +343,9 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
         suites = boot_suites.plan(variant, files)
         if variant == "pristine":
             source = tree_id(tree, tree.baseline)
-        elif build.get("verified_head"):
-            # the build stage applied exactly the verified patches, in order, on the baseline
+        elif has_commit(tree, build.get("verified_head")):
+            # the build stage applied exactly the verified patches, in order, on the
+            # baseline (a series built in another work dir has no such commit here)
             source = tree_id(tree, build["verified_head"])
         else:
             source = checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
