@@ -10,6 +10,7 @@ and the series applies with `git am` onto the pristine baseline; each
 committed posting, as b4 takes it from a mailbox, applies alone on its
 base-commit.
 """
+import contextlib
 import email.utils
 import filecmp
 import json
@@ -29,6 +30,10 @@ from y2038lib.common import write_json
 from y2038lib.compare import COMPARE_SECTION
 from y2038lib.report import HTML_NAME, MARKDOWN_NAME
 from y2038lib.series import BOOT_PLACEHOLDER, BUILD_PLACEHOLDER, withdraw_unverified
+
+
+AM_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+              GIT_COMMITTER_EMAIL="t@t")
 
 
 def tarball(kver: str) -> Path:
@@ -148,20 +153,14 @@ class PackagedSeries:
         committed = self.committed()
         results = json.loads((committed / "results.json").read_text())
         self.assertGreater(len(results["postings"]), 0)
-        work = self.tmp / "b4"
-        git = ["git", "--git-dir", str(self.tree.git_dir)]
-        env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-                   GIT_COMMITTER_EMAIL="t@t")
-        subprocess.run(git + ["worktree", "add", "-q", "--no-checkout", "--detach", str(work),
-                              self.tree.baseline], check=True, env=env)
-        try:
+        with self.baseline_worktree("b4") as work:
             for posting in results["postings"]:
                 with self.subTest(posting=posting["dir"]):
                     mbox, out = self.tmp / f"{posting['dir']}.mbox", self.tmp / f"{posting['dir']}.b4"
                     mbox.write_text(as_mbox(committed / posting["dir"]))
                     out.mkdir()
                     proc = subprocess.run(["b4", "am", "-m", str(mbox), "-o", str(out),
-                                           f"<{posting['dir']}-0@y2038.example.org>"], cwd=work, env=env,
+                                           f"<{posting['dir']}-0@y2038.example.org>"], cwd=work, env=AM_ENV,
                                           text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
                     self.assertEqual(proc.returncode, 0, proc.stdout)
                     self.assertIn(f"Base: using specified base-commit {self.tree.baseline}", proc.stdout)
@@ -169,19 +168,8 @@ class PackagedSeries:
                     self.assertIn(f"Total patches: {len(posting['patches'])}", proc.stdout)
                     files = sorted({f for p in results["patches"] if p["name"] in posting["patches"]
                                     for f in p["files"]})
-                    subprocess.run(["git", "sparse-checkout", "set", "--no-cone", *files], cwd=work, check=True)
-                    subprocess.run(["git", "checkout", "-q", "--detach", self.tree.baseline], cwd=work, check=True)
                     (mbx,) = out.glob("*.mbx")
-                    am = subprocess.run(["git", "am", "-q", str(mbx)], cwd=work, env=env, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-                    if am.returncode:
-                        subprocess.run(["git", "am", "--abort"], cwd=work, check=False)
-                    self.assertEqual(am.returncode, 0, am.stdout)
-                    count = subprocess.run(["git", "rev-list", "--count", f"{self.tree.baseline}..HEAD"], cwd=work,
-                                           text=True, stdout=subprocess.PIPE, check=True).stdout.strip()
-                    self.assertEqual(int(count), len(posting["patches"]))
-        finally:
-            subprocess.run(git + ["worktree", "remove", "--force", str(work)], check=False)
+                    self.assertEqual(self.am_on_baseline(work, [mbx], files), len(posting["patches"]))
 
     def test_second_run_is_byte_identical(self):
         second = self.tmp / "second"
@@ -227,24 +215,33 @@ class PackagedSeries:
         series = (self.first / "series").read_text().split()
         files = sorted({f for p in json.loads((self.first / "results.json").read_text())["patches"]
                         for f in p["files"]})
-        work = self.tmp / "am"
+        with self.baseline_worktree("am") as work:
+            self.assertEqual(self.am_on_baseline(work, [self.first / p for p in series], files), len(series))
+
+    @contextlib.contextmanager
+    def baseline_worktree(self, name: str):
+        """A worktree of the baseline with nothing checked out yet."""
+        work = self.tmp / name
         git = ["git", "--git-dir", str(self.tree.git_dir)]
-        env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
-                   GIT_COMMITTER_EMAIL="t@t")
-        subprocess.run(git + ["worktree", "add", "-q", "--no-checkout", "--detach", str(work),
-                              self.tree.baseline], check=True, env=env)
+        subprocess.run(git + ["worktree", "add", "-q", "--no-checkout", "--detach", str(work), self.tree.baseline],
+                       check=True, env=AM_ENV)
         try:
-            # only the touched files are checked out: git am needs nothing else
-            subprocess.run(["git", "sparse-checkout", "set", "--no-cone", *files], cwd=work, check=True)
-            subprocess.run(["git", "checkout", "-q"], cwd=work, check=True)
-            proc = subprocess.run(["git", "am", "-q", *[str(self.first / p) for p in series]], cwd=work,
-                                  env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            self.assertEqual(proc.returncode, 0, proc.stdout)
-            count = subprocess.run(["git", "rev-list", "--count", f"{self.tree.baseline}..HEAD"], cwd=work,
-                                   text=True, stdout=subprocess.PIPE, check=True).stdout.strip()
-            self.assertEqual(int(count), len(series))
+            yield work
         finally:
             subprocess.run(git + ["worktree", "remove", "--force", str(work)], check=False)
+
+    def am_on_baseline(self, work: Path, patches, files) -> int:
+        """git am of patches onto the baseline, only their files checked out
+        (git am needs nothing else): the number of commits it made."""
+        subprocess.run(["git", "sparse-checkout", "set", "--no-cone", *files], cwd=work, check=True)
+        subprocess.run(["git", "checkout", "-q", "--detach", self.tree.baseline], cwd=work, check=True)
+        proc = subprocess.run(["git", "am", "-q", *map(str, patches)], cwd=work, env=AM_ENV, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if proc.returncode:
+            subprocess.run(["git", "am", "--abort"], cwd=work, check=False)
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+        return int(subprocess.run(["git", "rev-list", "--count", f"{self.tree.baseline}..HEAD"], cwd=work,
+                                  text=True, stdout=subprocess.PIPE, check=True).stdout.strip())
 
 
 class PackagedSeries61(PackagedSeries, unittest.TestCase):

@@ -16,7 +16,6 @@ since that kernel's last boot is not run again (boot_key).  Results go into the 
 results.json ("boot", "boot_pristine") and cover letters.
 """
 import calendar
-import hashlib
 import json
 import os
 import re
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from . import boot_suites, legacy
 from .boot_suites import QUICK_SELFTESTS
-from .common import REPO, Step, Y2038Error, progress, read_json, run, write_json
+from .common import REPO, Step, Y2038Error, digest, progress, read_json, run, write_json
 from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"
@@ -59,14 +58,6 @@ MACHINES = {m.arch: m for m in (
             ("qemu-system-arm", "-M", "virt", "-cpu", "cortex-a15", "-m", "256"), "ttyAMA0",
             ("-D_TIME_BITS=64", "-D_FILE_OFFSET_BITS=64"), 900),
 )}
-
-
-def digest(*parts) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else str(part).encode())
-        h.update(b"\0")
-    return h.hexdigest()
 
 
 class Kernel:

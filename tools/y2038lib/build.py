@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import deps
-from .common import REPO, Step, Y2038Error, ccache_dir, git_env, progress, read_json, run, write_json
+from .common import REPO, Step, Y2038Error, ccache_dir, digest, git_env, path_key, progress, read_json, run, write_json
 from .platform_arches import platform_arches
 from .series import withdraw_unverified
 
@@ -225,10 +225,10 @@ class Builder:
         """allmodconfig + prepare, once per baseline, fragment and compiler."""
         out = self.root / arch.name
         compiler = run([arch.compiler, "--version"]).stdout.splitlines()[0]
-        digest = hashlib.sha256("\0".join([self.tree.baseline, CONFIG_FRAGMENT.read_text(), compiler,
-                                           *self.make_args(arch)[1:3]]).encode()).hexdigest()
+        want = hashlib.sha256("\0".join([self.tree.baseline, CONFIG_FRAGMENT.read_text(), compiler,
+                                         *self.make_args(arch)[1:3]]).encode()).hexdigest()
         stamp = out / ".y2038-configured"
-        if stamp.exists() and stamp.read_text() == digest:
+        if stamp.exists() and stamp.read_text() == want:
             return
         out.mkdir(exist_ok=True)
         for targets in ([f"KCONFIG_ALLCONFIG={CONFIG_FRAGMENT}", "allmodconfig"], ["prepare"]):
@@ -237,7 +237,7 @@ class Builder:
             if proc.returncode != 0:
                 tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
                 raise Y2038Error(f"{arch.name}: `make {' '.join(targets)}` failed: {' | '.join(tail)}")
-        stamp.write_text(digest)
+        stamp.write_text(want)
 
     def compile(self, arch: Arch, units, preprocess: bool = True) -> dict:
         """{unit: {"status", "messages", "lines"}} for a batch of .c files
@@ -325,13 +325,6 @@ def series_fingerprint(series_dir: Path, names, tree, arches) -> str:
     return h.hexdigest()
 
 
-def digest_of(*parts) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part.encode() + b"\0")
-    return h.hexdigest()
-
-
 def patch_key(builder, patch: Path, files, context: str) -> str:
     """What one patch's build result depends on: its diff (not its message),
     the files it changes and every header the patches before it changed,
@@ -344,7 +337,7 @@ def patch_key(builder, patch: Path, files, context: str) -> str:
     diff = re.sub(r"(?m)^index .*\n", "", diff).rstrip("\n")
     headers = builder.git("diff", "--name-only", builder.tree.baseline, "HEAD", "--", "*.h").stdout.split()
     blobs = builder.git("ls-tree", "HEAD", "--", *sorted(set(headers) | set(files))).stdout
-    return digest_of(context, diff, blobs)
+    return digest(context, diff, blobs)
 
 
 def patch_record_path(tree, key: str) -> Path:
@@ -544,14 +537,12 @@ def progress_file(tree, series_dir: Path, fingerprint: str) -> Path:
     """One per series directory and series: a test series never disturbs
     `make run`'s, and both the series as written and as posted (without the
     patches not verified) resume."""
-    name = hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]
-    return tree.state / "build" / f"progress-{name}-{fingerprint[:12]}.json"
+    return tree.state / "build" / f"progress-{path_key(series_dir)}-{fingerprint[:12]}.json"
 
 
 def forget_other_progress(tree, series_dir: Path, keep) -> None:
     """Only the states of this series directory's last run stay."""
-    name = hashlib.sha256(str(series_dir.resolve()).encode()).hexdigest()[:12]
-    for path in (tree.state / "build").glob(f"progress-{name}-*.json"):
+    for path in (tree.state / "build").glob(f"progress-{path_key(series_dir)}-*.json"):
         if path not in keep:
             path.unlink()
 
@@ -583,11 +574,9 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         builder.reset(tree.baseline)
         state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
         write_json(state_path, state)
-    context = digest_of(tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(built_arches), Path(__file__).read_text())
-    todo = patches[len(state["done"]):]
-    if not all(cached_record(tree, patch_key(builder, series_dir / p["name"], p["files"], context)) for p in todo):
-        configure_all(builder, todo, arches)
-    for batch in batches(builder, todo, arches):
+    context = digest(tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(built_arches), Path(__file__).read_text())
+    configured = False
+    for batch in batches(builder, patches[len(state["done"]):], arches):
         first = len(state["done"]) + 1
         span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
         keys = [patch_key(builder, series_dir / p["name"], p["files"], context) for p in batch]
@@ -600,6 +589,9 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
             progress(f"[{span}/{len(patches)}] unchanged (same diffs, same headers before them): "
                      f"{sum(r['verified'] for r in records)} verified")
         else:
+            if not configured:  # the architectures side by side, once something is to be compiled
+                configure_all(builder, patches[first - 1:], arches)
+                configured = True
             with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
                 records = verify_batch(builder, batch, series_dir, arches, state["before"])
             patch_record_path(tree, keys[0]).parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What every stage shares: errors, paths, JSON stage files, subprocesses."""
 import json
+import hashlib
 import os
 import subprocess
 import sys
@@ -44,6 +45,20 @@ def write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+def digest(*parts) -> str:
+    """sha256 of parts (bytes, or anything as its str), each ended by a NUL."""
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def path_key(path: Path) -> str:
+    """A short name for a directory, for state kept per directory in the work dir."""
+    return digest(str(path.resolve()))[:12]
 
 
 def write_json(path: Path, data) -> None:

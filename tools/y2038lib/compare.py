@@ -142,6 +142,10 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
     fixed, kept, added = old_sites - new_sites, old_sites & new_sites, new_sites - old_sites
     fate = fates(old_dir, old, fixed, added, source_of(new["version"]))
     moved = {site: f for site, f in fate.items() if f.startswith("moved")}
+    fate_counts = Counter()
+    for site, f in fate.items():
+        if site not in moved:
+            fate_counts[f] += fixed[site]
     rules = sorted({s[0] for s in old_sites | new_sites})
     per_rule = {rule: {"gone_upstream": sum(n for s, n in fixed.items() if s[0] == rule),
                        "kept": sum(n for s, n in kept.items() if s[0] == rule),
@@ -166,8 +170,7 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
             "new": {"dir": new_dir.name, "version": new["version"]},
             "totals": {"gone_upstream": sum(fixed.values()), "moved": len(moved), "kept": sum(kept.values()),
                        "new": sum(added.values())},
-            "fates": dict(sorted(sum((Counter({f: fixed[site]}) for site, f in fate.items() if site not in moved),
-                                     Counter()).items())),
+            "fates": dict(sorted(fate_counts.items())),
             "rules": per_rule, "patches": patches,
             "sites": {"gone_upstream": [f"{r}: {f}: {l}: {fate[(r, f, l)]}" for r, f, l in sorted(fate)
                                         if not fate[(r, f, l)].startswith("moved")],

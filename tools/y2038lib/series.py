@@ -15,7 +15,6 @@ identity the series is a draft: DRAFT in every subject, no Signed-off-by.
 Everything is deterministic: two runs give byte-identical output.
 """
 import difflib
-import hashlib
 import json
 import re
 import shutil
@@ -29,7 +28,8 @@ from .apply import commit_contents
 from .maintainers import Maintainers
 from .hazards import hazards_text
 from .rules import parse_rule
-from .common import COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, git_env, progress, read_json, run, write_json
+from .common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, digest, git_env, path_key, progress, read_json, run,
+                     write_json)
 
 MAX_POSTING = posting_rules.MAX_POSTING
 # Paragraphs of the cover letter that the build and boot stages fill in.
@@ -333,11 +333,10 @@ def content_digest(out: Path) -> str:
     restored from git, is written again."""
     if not (out / "series").exists():
         return ""
-    h = hashlib.sha256()
-    for path in sorted(p for p in out.rglob("*.patch") if p.name != "0000-cover-letter.patch"):
-        h.update(str(path.relative_to(out)).encode() + b"\0" + path.read_bytes())
-    h.update((out / "series").read_bytes())
-    return h.hexdigest()
+    patches = sorted(p for p in out.rglob("*.patch") if p.name != "0000-cover-letter.patch")
+    return digest(*(f"{p.relative_to(out)}\0".encode() + p.read_bytes() for p in patches),
+                  (out / "series").read_bytes())
+
 
 RUN_FIGURES = {"seconds", "cache_hits", "spatch_runs"}  # of a stage's run, not of what it found
 
@@ -352,22 +351,19 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     """What a series depends on: the matches and hazards, the rules and
     campaign texts, the toolkit's code, the identity.  (The MAINTAINERS and
     checkpatch.pl it asks are the baseline's.)"""
-    h = hashlib.sha256()
-    for name in ("matches.json", "hazards.json"):  # what they found, not how long it took
-        found = read_json(tree.state / name, name) if (tree.state / name).exists() else {}
-        h.update(json.dumps(without_run_figures(found), sort_keys=True).encode())
-    parts = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
+    # what the earlier stages found, not how long it took
+    found = [without_run_figures(read_json(tree.state / name, name)) if (tree.state / name).exists() else {}
+             for name in ("matches.json", "hazards.json")]
+    files = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
              *sorted(Path(__file__).parent.glob("*.py"))]
-    for path in parts:
-        h.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    h.update(f"{tree.baseline}\0{signoff}\0{draft}".encode())
-    return h.hexdigest()
+    return digest(*(json.dumps(f, sort_keys=True) for f in found),
+                  *(f"{path}\0".encode() + path.read_bytes() for path in files), tree.baseline, signoff, draft)
 
 
 def stamp_path(tree, out: Path) -> Path:
     """Where the fingerprint of the series written to out is kept: in the
     work dir, not beside the committed series."""
-    return tree.state / "series" / (hashlib.sha256(str(out.resolve()).encode()).hexdigest()[:12] + ".fingerprint")
+    return tree.state / "series" / f"{path_key(out)}.fingerprint"
 
 
 def format_posting(tree, folder: Path, end: str, tree_url: str, to, cc, draft: bool, identity: str) -> list:
