@@ -41,7 +41,7 @@ def planted_series(tree, out: Path, changes) -> list:
     by git format-patch, with the results.json a later stage reads.  changes:
     [(path, old, new)], the first `old` in the file replaced.  Returns the
     patch names, relative to out."""
-    from y2038lib.apply import commit_contents
+    from y2038lib.engine.apply import commit_contents
     from y2038lib.common import git_env
     env = dict(git_env(), GIT_DIR=str(tree.git_dir))
     names, commits = [], []

@@ -10,7 +10,8 @@ from pathlib import Path
 from unittest import mock
 
 from helpers import make_mini_tree, run_cli
-from y2038lib import build, deps
+from y2038lib.verification import build
+from y2038lib import deps
 from y2038lib.common import Y2038Error
 
 SLOW_FILE_BRANCHES = 1500  # one function with this many branches keeps spatch busy for seconds

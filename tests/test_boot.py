@@ -18,9 +18,8 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, planted_series, run_cli
-from y2038lib import legacy
+from y2038lib.verification import legacy
 from y2038lib import tree as tree_stage
-
 KVER = os.environ.get("KVER", "6.1")
 TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
 Y2038_CHECKS = ("init.clock_nanosleep_abstime_past_2038", "init.time_t_past_int32_max", "init.gmtime_2038_01_19",

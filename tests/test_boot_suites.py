@@ -5,8 +5,7 @@ kernel command line says so."""
 import unittest
 
 import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib import boot_suites as bs
-
+from y2038lib.verification import boot_suites as bs
 SELFTESTS = ("posix_timers", "nanosleep", "inconsistency-check")  # the arm initramfs's
 
 

@@ -20,9 +20,8 @@ import unittest
 from pathlib import Path
 
 from helpers import planted_series, run_cli
-from y2038lib import build
+from y2038lib.verification import build
 from y2038lib import tree as tree_stage
-
 KVER = os.environ.get("KVER", "6.1")
 TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
 

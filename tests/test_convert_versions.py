@@ -13,8 +13,8 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, run_cli
-from y2038lib import api_availability, compat_fallbacks, kernel_versions as kv, rules
-
+from y2038lib.outoftree import api_availability, compat_fallbacks, kernel_versions as kv
+from y2038lib.engine import rules
 COMPAT_H = textwrap.dedent("""\
     #include <linux/version.h>
     #define NF_KERNEL_VERSION(a, b, c) KERNEL_VERSION(a, b, c)
@@ -353,7 +353,7 @@ class TimekeepingInclude(unittest.TestCase):
     <linux/ktime.h>, which includes it after what it needs."""
 
     def test_added_where_needed_and_only_there(self):
-        from y2038lib.convert import with_timekeeping_include
+        from y2038lib.outoftree.convert import with_timekeeping_include
         before = b'#include <linux/time.h>\n#include "drv.h"\n\nvoid f(struct timespec *t) { getnstimeofday(t); }\n'
         after = before.replace(b"getnstimeofday", b"ktime_get_real_ts64").replace(b"timespec", b"timespec64")
         self.assertEqual(with_timekeeping_include(before, after),

@@ -22,7 +22,9 @@ import unittest
 from pathlib import Path
 
 from helpers import run_cli
-from y2038lib import api_availability, dkms, kernel_versions as kv, module_verify, rules
+from y2038lib.outoftree import api_availability, kernel_versions as kv
+from y2038lib.verification import dkms, module_verify
+from y2038lib.engine import rules
 from y2038lib.common import work_dir
 
 QUICK = ("rtpengine-kernel-dkms", "v4l2loopback-dkms", "apfs-dkms")

@@ -5,8 +5,8 @@ candidate first, the compat ABIs, formats and durations after."""
 import unittest
 
 import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib import hazard_triage
-from y2038lib.hazards import hazards_text
+from y2038lib.posting import hazard_triage
+from y2038lib.posting.hazards import hazards_text
 
 CASES = [  # (kind, path, code: the report is on the last line)
     ("abi", "drivers/char/ppdev.c",

@@ -20,10 +20,10 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, run_cli
-from y2038lib import legacy
+from y2038lib.verification import legacy
 from y2038lib import tree as tree_stage
-from y2038lib.boot import MACHINES, Kernel, checkout_variant
-from y2038lib.build import Builder
+from y2038lib.verification.boot import MACHINES, Kernel, checkout_variant
+from y2038lib.verification.build import Builder
 
 KVER = os.environ.get("KVER", "6.1")
 TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")

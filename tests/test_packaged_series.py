@@ -24,12 +24,12 @@ from pathlib import Path
 
 from helpers import REPO, run_cli
 from y2038lib import tree as tree_stage
-from y2038lib.boot import BOOT_SECTION
-from y2038lib.build import BUILD_PATCH_KEYS, BUILD_SECTION
+from y2038lib.verification.boot import BOOT_SECTION
+from y2038lib.verification.build import BUILD_PATCH_KEYS, BUILD_SECTION
 from y2038lib.common import write_json
-from y2038lib.compare import COMPARE_SECTION
-from y2038lib.report import HTML_NAME, MARKDOWN_NAME
-from y2038lib.series import BOOT_PLACEHOLDER, BUILD_PLACEHOLDER, withdraw_unverified
+from y2038lib.posting.compare import COMPARE_SECTION
+from y2038lib.posting.report import HTML_NAME, MARKDOWN_NAME
+from y2038lib.posting.series import BOOT_PLACEHOLDER, BUILD_PLACEHOLDER, withdraw_unverified
 
 
 AM_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",

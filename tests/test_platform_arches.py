@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 
 import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib.platform_arches import config_symbol, platform_arches
+from y2038lib.verification.platform_arches import config_symbol, platform_arches
 
 FILES = {
     "drivers/net/ti/Makefile": "obj-$(CONFIG_TI_CPTS) += cpts.o\nobj-$(CONFIG_TI_ETH) += ti-eth.o\n"

@@ -4,9 +4,9 @@ series named, and how a tree's postings are marked."""
 import unittest
 
 import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib import layout, maintainers, posting_rules as pr
-from y2038lib import series
-
+from y2038lib.engine import layout
+from y2038lib.posting import maintainers, posting_rules as pr
+from y2038lib.posting import series
 NET_NEXT = "git://git.kernel.org/pub/scm/linux/kernel/git/netdev/net-next.git"
 TIP = "git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git"
 

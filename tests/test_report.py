@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from helpers import run_cli
-from y2038lib import compare
+from y2038lib.posting import compare
 from y2038lib.common import Y2038Error
 
 CHROMIUM = shutil.which("chromium")

@@ -18,9 +18,8 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO
-from y2038lib import apply, rules, series
-
-
+from y2038lib.engine import apply, rules
+from y2038lib.posting import series
 def spatch_report(rule, source: Path) -> str:
     """Report-only rules: the sorted report lines are the output."""
     proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",

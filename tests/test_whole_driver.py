@@ -15,8 +15,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, run_cli
-from y2038lib import driver_types
-
+from y2038lib.outoftree import driver_types
 FIXTURE = REPO / "tests" / "fixtures" / "whole-driver"
 
 

@@ -6,7 +6,7 @@
 /// 32-bit variable or field (int, s32, and long or time_t on 32-bit
 /// machines) a date overflows on 2038-01-19 03:14:08 UTC: a y2038 bug (a
 /// tv_sec of a monotonic time or a duration does not; the hazards stage
-/// tells them apart, tools/y2038lib/hazard_triage.py).  Stored into an unsigned 32-bit
+/// tells them apart, tools/y2038lib/posting/hazard_triage.py).  Stored into an unsigned 32-bit
 /// one (u32, unsigned int, __le32, __be32, lower_32_bits(), and unsigned
 /// long on 32-bit machines) they wrap in 2106: usually an intentional
 /// on-disk or wire format, reported apart so that the real bugs stand out.

@@ -5,7 +5,11 @@ import os
 import sys
 from pathlib import Path
 
-from . import apply, boot, build, compare, convert, deps, hazards, kernel_versions, module_verify, report, rules, series, tree
+from .engine import apply, rules
+from .verification import boot, build, module_verify
+from .posting import compare, hazards, report, series
+from .outoftree import convert, kernel_versions
+from . import deps, tree
 from .common import Y2038Error
 
 

@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .common import COCCI_DIR, Y2038Error
+from ..common import COCCI_DIR, Y2038Error
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
 CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]

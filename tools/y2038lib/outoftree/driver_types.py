@@ -30,7 +30,7 @@ code alone.
 import re
 from dataclasses import dataclass, field
 
-from .text_rules import opening_brace, value_end
+from ..engine.text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "getnstimeofday": "ktime_get_real_ts64", "do_gettimeofday": "ktime_get_real_ts64",

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .common import Y2038Error, progress, run, work_dir
+from ..common import Y2038Error, progress, run, work_dir
 
 # Debian 12's DKMS packages the issue tracker measured convert on
 PACKAGES = ("iptables-netflow-dkms", "dahdi-dkms", "falcosecurity-scap-dkms", "rtpengine-kernel-dkms",

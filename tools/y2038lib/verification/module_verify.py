@@ -13,10 +13,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from . import deps, dkms
-from . import tree as tree_stage
+from .. import deps
+from . import dkms
+from .. import tree as tree_stage
 from .build import ARCHES, Builder, available_arches
-from .common import Step, Y2038Error, run
+from ..common import Step, Y2038Error, run
 
 DEFAULT_KVERS = ("6.1", "6.12")
 DEFAULT_ARCHES = ("x86_64", "arm")

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from . import posting_rules
-from .common import run
+from ..common import run
 
 
 def tree_url_of(line: str) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import boot_suites, legacy
 from .boot_suites import QUICK_SELFTESTS
-from .common import REPO, Step, Y2038Error, digest, progress, read_json, run, write_json
+from ..common import REPO, Step, Y2038Error, digest, progress, read_json, run, write_json
 from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"

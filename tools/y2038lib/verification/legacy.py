@@ -12,9 +12,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from . import convert, rules
-from .apply import SPATCH_TIMEOUT
-from .common import REPO, run
+from ..outoftree import convert
+from ..engine import rules
+from ..engine.apply import SPATCH_TIMEOUT
+from ..common import REPO, run
 
 LEGACY_DIR = REPO / "boot-tests" / "legacy-modules"
 SOURCE = LEGACY_DIR / "src"

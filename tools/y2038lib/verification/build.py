@@ -31,10 +31,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import deps
-from .common import REPO, Step, Y2038Error, ccache_dir, digest, git_env, path_key, progress, read_json, run, write_json
+from .. import deps
+from ..common import REPO, Step, Y2038Error, ccache_dir, digest, git_env, path_key, progress, read_json, run, write_json
 from .platform_arches import platform_arches
-from .series import withdraw_unverified
+from ..posting.series import withdraw_unverified
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2

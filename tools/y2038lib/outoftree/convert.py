@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
-from .apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
-from .common import REPO, Y2038Error, progress, write_json
+from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
+from ..common import REPO, Y2038Error, progress, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 # the whole-driver pass runs before this campaign: its per-file rules then
@@ -390,7 +390,7 @@ def compat_shims(applier, texts, kernel_range, histories) -> list:
 
 def add_verification(out: Path, checked: dict) -> None:
     """The build check's result into OUT's report (json and text)."""
-    from .module_verify import text
+    from ..verification.module_verify import text
     data = json.loads((out / OUTPUTS[2]).read_text())
     data["verify"] = checked
     write_json(out / OUTPUTS[2], data)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import kconfig, text_rules
 from .layout import keep_blank_after_declarations
-from .common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
+from ..common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 BATCH_FILES = 4  # files per spatch process

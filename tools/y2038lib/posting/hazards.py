@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import hazard_triage
-from .apply import Applier, check_rule_parses
-from .common import progress, write_json
+from ..engine.apply import Applier, check_rule_parses
+from ..common import progress, write_json
 
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>[\d-]+): (?P<cls>y2038|y2106): (?P<why>.*)$")
 

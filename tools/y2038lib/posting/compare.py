@@ -20,9 +20,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .boot import BOOT_SECTION
-from . import tree as tree_stage
-from .common import PATCHES_DIR, Y2038Error, read_json, write_json
+from ..verification.boot import BOOT_SECTION
+from .. import tree as tree_stage
+from ..common import PATCHES_DIR, Y2038Error, read_json, write_json
 
 # the paragraph compare adds after the boot verification one (and replaces on a re-run)
 COMPARE_SECTION = re.compile(r"\n\nComparison with the series for Linux [^\n]*(\n[^\n]+)*")

@@ -15,7 +15,7 @@ Kconfig is not C, so Coccinelle cannot retire a configuration symbol.  A
 """
 import re
 
-from .common import Y2038Error
+from ..common import Y2038Error
 
 # A line at column 0 that is not blank or a help-text continuation ends an entry.
 ENTRY_END = re.compile(r"^\S")

@@ -24,11 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import posting_rules
-from .apply import commit_contents
+from ..engine.apply import commit_contents
 from .maintainers import Maintainers
 from .hazards import hazards_text
-from .rules import parse_rule
-from .common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, digest, git_env, path_key, progress, read_json, run,
+from ..engine.rules import parse_rule
+from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, digest, git_env, path_key, progress, read_json, run,
                      write_json)
 
 MAX_POSTING = posting_rules.MAX_POSTING
@@ -355,7 +355,7 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     found = [without_run_figures(read_json(tree.state / name, name)) if (tree.state / name).exists() else {}
              for name in ("matches.json", "hazards.json")]
     files = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
-             *sorted(Path(__file__).parent.glob("*.py"))]
+             *sorted(Path(__file__).parents[1].rglob("*.py"))]
     return digest(*(json.dumps(f, sort_keys=True) for f in found),
                   *(f"{path}\0".encode() + path.read_bytes() for path in files), tree.baseline, signoff, draft)
 

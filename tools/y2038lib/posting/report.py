@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from .common import read_json
+from ..common import read_json
 
 HTML_NAME, MARKDOWN_NAME = "review.html", "REVIEW.md"
 C_KEYWORDS = ("auto break case char const continue default do double else enum extern float for goto if "

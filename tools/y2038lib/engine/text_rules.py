@@ -27,7 +27,7 @@ It reports nothing: what it does not match it leaves alone.
 """
 import re
 
-from .common import Y2038Error
+from ..common import Y2038Error
 
 COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
 BARE_COMMANDS = ("ktime-designators",)
