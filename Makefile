@@ -31,7 +31,8 @@ help:
 	@echo "                         COMPAT_HEADER=0: no y2038-compat.h (fallbacks for the range's older"
 	@echo "                         kernels); what they lack is then left as it was"
 	@echo "  make check-dkms         convert the eight Debian 12 DKMS packages and build them against 6.1"
-	@echo "                         and 6.12 (x86_64, arm); writes the README's table to <work>/dkms-table.md"
+	@echo "                         and 6.12 (x86_64, arm); writes the table of docs/verification.md"
+	@echo "                         to <work>/dkms-table.md"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
 	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
@@ -46,6 +47,11 @@ help:
 	@echo "           when the patched kernel fails something, to tell a regression from a known failure"
 	@echo "           Y2038_WORK=dir (default ~/.cache/y2038)"
 	@echo "           Y2038_CCACHE_DIR=dir (default <work>/ccache; one cache for several work dirs)"
+	@echo
+	@echo "Exit status: 0 ok, 1 a check failed (build, boot, convert --verify) or an error, 2 usage error,"
+	@echo "             3 partial (convert: some files converted with problems)"
+	@echo "Read on: README.md (the front page), docs/ (stages, rules, postings, verification, convert,"
+	@echo "         performance, testing)"
 
 deps:
 	$(Y2038) deps --kver $(KVER)

@@ -12,7 +12,7 @@ packaged kernels (allmodconfig, x86_64 and arm, W=1, nothing new).
 
 `make test` runs three packages against 6.1; `make check-dkms` all eight
 against 6.1 and 6.12 (Y2038_DKMS=all, Y2038_DKMS_KVERS=6.1,6.12) and writes
-the README's table to <work>/dkms-table.md.
+docs/verification.md's table to <work>/dkms-table.md.
 """
 import json
 import os
