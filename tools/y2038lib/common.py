@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-TOOLKIT = Path(__file__).resolve().parent  # the y2038lib package
 COCCI_DIR = Path(os.environ.get("Y2038_COCCI_DIR") or REPO / "cocci")
 PATCHES_DIR = REPO / "generated-patches"
 
@@ -91,8 +90,18 @@ def code_key(modules) -> str:
 
 
 def relative_name(path: Path) -> str:
-    """A module's path inside its package tree: keys are the same in every checkout."""
-    return str(path.relative_to(TOOLKIT.parent)) if TOOLKIT.parent in path.parents else path.name
+    """A module's path from the top of its package tree (y2038lib/engine/apply.py):
+    keys are the same in every checkout."""
+    return str(path.relative_to(package_top(path).parent))
+
+
+def package_top(path: Path) -> Path:
+    """The outermost package holding the module at path: its folder and
+    those above it that have an __init__.py."""
+    top = path.parent
+    while (top.parent / "__init__.py").exists():
+        top = top.parent
+    return top
 
 
 def code_files(start) -> tuple:
@@ -109,12 +118,9 @@ def code_files(start) -> tuple:
 
 
 def imported_files(path: Path) -> list:
-    """The .py files of the package tree's modules that path imports.  The
-    package tree: path's package and the packages above it that have an
-    __init__.py; absolute imports are looked up from its top."""
-    top = path.parent
-    while (top.parent / "__init__.py").exists():
-        top = top.parent
+    """The .py files of the modules of its package tree (package_top) that
+    the module at path imports; absolute imports are looked up from its top."""
+    top = package_top(path)
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
