@@ -4,8 +4,7 @@ a stage's logic runs without spatch, make or QEMU (common.COMMANDS)."""
 import subprocess
 from contextlib import contextmanager
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib import common
+from y2038lib import common  # on sys.path: the tests import helpers first
 
 
 class Recorded(common.Commands):

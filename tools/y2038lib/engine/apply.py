@@ -284,6 +284,7 @@ def run_campaign(applier, campaign: str, rules):
     patch_rules = [r for r in rules if r.patch_mode]
     recs = {}
     changed_in_campaign = set()
+    last_changed = {}  # of the round before: set at the end of each round
     for round_no in range(1, CAMPAIGN_ROUNDS + 1):
         start_of_round = dict(applier.current)
         changed_in_round = {}
@@ -296,34 +297,12 @@ def run_campaign(applier, campaign: str, rules):
             progress(f"{rule.relpath}: {len(files)} candidate files" + (f" (round {round_no})" if round_no > 1 else ""))
             started = time.monotonic()
             results = applier.run_rule(rule, files)
-            rec = recs.setdefault(rule.relpath, {
-                "name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-                "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
-                "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}})
+            rec = recs.setdefault(rule.relpath, new_rule_record(rule))
             rec["candidates"] = max(rec["candidates"], len(files))
             rec["seconds"] = round(rec["seconds"] + time.monotonic() - started, 1)
-            for relpath, result in sorted(results.items()):
-                result = applier.settle(rule, relpath, result)
-                rec["left"].pop(relpath, None)
-                for line, why in result.get("left", []) + leftovers(rule, result):
-                    rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
-                if result.get("unparsed_lines"):
-                    rec["unparsed"][relpath] = result["unparsed_lines"]
-                if result["status"] in ("timeout", "failed"):
-                    rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
-                    progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
-                elif result["status"] == "changed":
-                    removed = removed_lines(result["input"], result["output"])
-                    rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
-                    if rule.listing:
-                        rec.setdefault("listed", {})[relpath] = sorted(set(
-                            rec.get("listed", {}).get(relpath, []))
-                            | set(rule.listed_names(result["input"], result["output"])))
-                    rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
-                    rec["sites"] += len(removed)
-                    applier.current[relpath] = result["output"]
-                    changed_in_campaign.add(relpath)
-                    changed_in_round.setdefault(relpath, []).append(rule.relpath)
+            for relpath in record_results(applier, rule, rec, results):
+                changed_in_campaign.add(relpath)
+                changed_in_round.setdefault(relpath, []).append(rule.relpath)
         last_changed = changed_in_round
         if not changed_in_round:
             break
@@ -337,7 +316,51 @@ def run_campaign(applier, campaign: str, rules):
                 applier.current.pop(relpath, None)
                 changed_in_campaign.discard(relpath)
             progress(f"WARNING: campaign {campaign}: {relpath}: {entry['unsettled'][relpath]}")
-    for rule in patch_rules:  # what a later round or rule converted is no longer left
+    refresh_leftovers(applier, patch_rules, recs)
+    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
+    entry["files"] = sorted(changed_in_campaign)
+    entry["sites"] = sum(r["sites"] for r in entry["rules"])
+    return entry, changed_in_campaign
+
+
+def new_rule_record(rule) -> dict:
+    """A rule's entry of matches.json before it ran."""
+    return {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
+            "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
+            "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
+
+
+def record_results(applier, rule, rec: dict, results: dict) -> list:
+    """One run of a rule, its results (settled by the site filter) added to
+    its record rec, the changes taken into applier.current: the files it changed."""
+    changed = []
+    for relpath, result in sorted(results.items()):
+        result = applier.settle(rule, relpath, result)
+        rec["left"].pop(relpath, None)
+        for line, why in result.get("left", []) + leftovers(rule, result):
+            rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
+        if result.get("unparsed_lines"):
+            rec["unparsed"][relpath] = result["unparsed_lines"]
+        if result["status"] in ("timeout", "failed"):
+            rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+            progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
+        elif result["status"] == "changed":
+            removed = removed_lines(result["input"], result["output"])
+            rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
+            if rule.listing:
+                rec.setdefault("listed", {})[relpath] = sorted(set(
+                    rec.get("listed", {}).get(relpath, []))
+                    | set(rule.listed_names(result["input"], result["output"])))
+            rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
+            rec["sites"] += len(removed)
+            applier.current[relpath] = result["output"]
+            changed.append(relpath)
+    return changed
+
+
+def refresh_leftovers(applier, patch_rules, recs: dict) -> None:
+    """What a later round or rule converted is no longer left."""
+    for rule in patch_rules:
         rec = recs.get(rule.relpath)
         if rec and rule.leftover_regex:
             for relpath in list(rec["left"]):
@@ -346,10 +369,6 @@ def run_campaign(applier, campaign: str, rules):
                     rec["left"][relpath] = [f"{relpath}:{line}: {why}" for line, why in found]
                 else:
                     del rec["left"][relpath]
-    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
-    entry["files"] = sorted(changed_in_campaign)
-    entry["sites"] = sum(r["sites"] for r in entry["rules"])
-    return entry, changed_in_campaign
 
 
 def idempotence_offenders(applier, campaign_rules) -> dict:
