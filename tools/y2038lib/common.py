@@ -85,7 +85,7 @@ def code_key(modules) -> str:
     to code a result depends on leaves it stale, and a change to any other
     module keeps it.  Computed afresh each time (a few ms): a caller asking
     for many keys computes it once and passes it as an input."""
-    files = code_files([Path(getattr(m, "__file__", m)).resolve() for m in modules])
+    files = code_files([Path(getattr(m, "__file__", m)) for m in modules])
     return digest(*(f"{relative_name(f)}\0".encode() + f.read_bytes() for f in files))
 
 
@@ -108,7 +108,7 @@ def code_files(start) -> tuple:
     """The .py files of the modules start (paths) and of every module of
     their package tree they import, transitively (lazy imports inside
     functions too), sorted."""
-    seen, todo = set(), list(start)
+    seen, todo = set(), [Path(p).resolve() for p in start]
     while todo:
         path = todo.pop()
         if path not in seen:
