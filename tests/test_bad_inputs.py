@@ -128,6 +128,6 @@ class BadInputs(unittest.TestCase):
         failing = subprocess.CompletedProcess([], 100, stdout="E: Unable to locate package nope\n")
         with mock.patch.object(deps, "missing", return_value=["nope"]), \
              mock.patch.object(os, "geteuid", return_value=0), \
-             mock.patch.object(deps.subprocess, "run", return_value=failing):
+             mock.patch.object(subprocess, "run", return_value=failing):
             with self.assertRaisesRegex(Y2038Error, "apt-get update -q.*failed.*Unable to locate package"):
                 deps.ensure(["6.1"])

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What every stage shares: errors, paths, JSON stage files, subprocesses."""
+"""What every stage shares: errors, paths, JSON stage files, digests and
+dependency keys, and the one way out to external programs (run)."""
+import ast
 import json
 import hashlib
 import os
@@ -47,13 +49,99 @@ def write_atomic(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
+def digest_stream(chunks) -> str:
+    """sha256 of the chunks (bytes) one after the other, nothing between
+    them: for what is too big to hold at once (a tarball)."""
+    h = hashlib.sha256()
+    for chunk in chunks:
+        h.update(chunk)
+    return h.hexdigest()
+
+
 def digest(*parts) -> str:
     """sha256 of parts (bytes, or anything as its str), each ended by a NUL."""
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else str(part).encode())
-        h.update(b"\0")
-    return h.hexdigest()
+    return digest_stream(chunk for part in parts
+                         for chunk in (part if isinstance(part, bytes) else str(part).encode(), b"\0"))
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's content, read a MiB at a time."""
+    with open(path, "rb") as f:
+        return digest_stream(iter(lambda: f.read(1 << 20), b""))
+
+
+def dependency_key(*inputs, code=()) -> str:
+    """The key of a cached result: what it depends on, all of it.
+    inputs: the data it is made from (bytes, str, numbers; a Path stands for
+    its file's content).  code: the toolkit modules (module objects or .py
+    paths) whose code makes the result, see code_key."""
+    return digest(*(p.read_bytes() if isinstance(p, Path) else p for p in inputs),
+                  *([code_key(code)] if code else []))
+
+
+def code_key(modules) -> str:
+    """A digest of the code of modules (module objects or .py paths), each
+    with every module of its package it imports, directly or not: no change
+    to code a result depends on leaves it stale, and a change to any other
+    module keeps it.  Computed afresh each time (a few ms): a caller asking
+    for many keys computes it once and passes it as an input."""
+    files = code_files([Path(getattr(m, "__file__", m)) for m in modules])
+    return digest(*(f"{relative_name(f)}\0".encode() + f.read_bytes() for f in files))
+
+
+def relative_name(path: Path) -> str:
+    """A module's path from the top of its package tree (y2038lib/engine/apply.py):
+    keys are the same in every checkout."""
+    return str(path.relative_to(package_top(path).parent))
+
+
+def package_top(path: Path) -> Path:
+    """The outermost package holding the module at path: its folder and
+    those above it that have an __init__.py."""
+    top = path.parent
+    while (top.parent / "__init__.py").exists():
+        top = top.parent
+    return top
+
+
+def code_files(start) -> tuple:
+    """The .py files of the modules start (paths) and of every module of
+    their package tree they import, transitively (lazy imports inside
+    functions too), sorted."""
+    seen, todo = set(), [Path(p).resolve() for p in start]
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo += imported_files(path)
+    return tuple(sorted(seen))
+
+
+def imported_files(path: Path) -> list:
+    """The .py files of the modules of its package tree (package_top) that
+    the module at path imports; absolute imports are looked up from its top."""
+    top = package_top(path)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            if node.level == 0:
+                base = top.parent
+            where = base.joinpath(*node.module.split(".")) if node.module else base
+            found += [module_file(where), *(module_file(where / alias.name) for alias in node.names)]
+        elif isinstance(node, ast.Import):
+            found += [module_file(top.parent.joinpath(*alias.name.split("."))) for alias in node.names]
+    return [f for f in found if f and (f == top or top in f.parents)]
+
+
+def module_file(where: Path):
+    """The file of the module at where (a .py file or a package), or None."""
+    for candidate in (where.with_name(where.name + ".py"), where / "__init__.py"):
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
 
 
 def path_key(path: Path) -> str:
@@ -71,12 +159,38 @@ def read_json(path: Path, stage_hint: str):
     return json.loads(path.read_text())
 
 
-def run(cmd, cwd=None, env=None, check=True, input=None, timeout=None) -> subprocess.CompletedProcess:
-    """Run a command, capturing text output; a failure becomes a Y2038Error."""
-    proc = subprocess.run(cmd, cwd=cwd, env=env, input=input, timeout=timeout,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+TimeoutExpired = subprocess.TimeoutExpired
+
+
+class Commands:
+    """Where every external program (spatch, git, make, qemu, tar, perl
+    scripts) is started: run() calls COMMANDS.run, so a test can put an
+    object answering with recorded outputs in its place (tests/recorded.py)
+    and run a stage's logic without spatch, make or QEMU.  run() takes the
+    arguments of subprocess.run and returns a CompletedProcess."""
+
+    def run(self, cmd, **how) -> subprocess.CompletedProcess:
+        return subprocess.run(cmd, **how)
+
+
+COMMANDS = Commands()
+
+
+def run(cmd, cwd=None, env=None, check=True, input=None, timeout=None, binary=False,
+        merge_output=False, log=None) -> subprocess.CompletedProcess:
+    """Run a command, capturing its output (text, or bytes when binary);
+    a failure becomes a Y2038Error.  merge_output: stderr into stdout, in
+    order.  log: an open file that gets both as they come, nothing captured.
+    Without input, stdin is /dev/null: no command waits on the terminal.
+    A timeout raises TimeoutExpired (the command killed)."""
+    stdout = log or subprocess.PIPE
+    stderr = subprocess.STDOUT if merge_output or log else subprocess.PIPE
+    proc = COMMANDS.run([str(c) for c in cmd], cwd=cwd, env=env, input=input, timeout=timeout,
+                        stdin=None if input is not None else subprocess.DEVNULL,
+                        stdout=stdout, stderr=stderr, text=not binary)
     if check and proc.returncode != 0:
-        detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        output = proc.stderr or proc.stdout or ""
+        detail = (output.decode(errors="replace") if isinstance(output, bytes) else output).strip().splitlines()
         raise Y2038Error(f"`{' '.join(map(str, cmd))}` failed: {detail[-1] if detail else proc.returncode}")
     return proc
 

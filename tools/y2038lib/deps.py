@@ -3,9 +3,8 @@
 import os
 import re
 import shutil
-import subprocess
 
-from .common import Y2038Error, progress
+from .common import Y2038Error, progress, run
 
 # Tools every stage needs, then what the build and boot stages need.
 BASE_PACKAGES = ["coccinelle", "git", "perl", "python3", "xz-utils", "unifdef", "id-utils"]
@@ -26,8 +25,7 @@ def source_package(kver: str):
 
 
 def missing(packages):
-    out = subprocess.run(["dpkg-query", "-W", "-f", "${Package} ${db:Status-Status}\n", *packages],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    out = run(["dpkg-query", "-W", "-f", "${Package} ${db:Status-Status}\n", *packages], check=False).stdout
     installed = {line.split()[0] for line in out.splitlines() if line.endswith(" installed")}
     return [p for p in packages if p not in installed]
 
@@ -50,7 +48,7 @@ def ensure_packages(wanted) -> None:
     progress(f"installing {' '.join(todo)}")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for cmd in (["apt-get", "update", "-q"], ["apt-get", "install", "-y", "-q", *todo]):
-        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = run(cmd, env=env, check=False, merge_output=True)
         if proc.returncode != 0:
             tail = " | ".join(proc.stdout.strip().splitlines()[-3:])
             raise Y2038Error(f"`{' '.join(cmd)}` failed (no network or no such package?): {tail}")

@@ -3,14 +3,13 @@
 
 Writes <work>/<key>/tree.json, which every later stage reads.
 """
-import hashlib
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
-from .common import Y2038Error, git_env, progress, read_json, run, work_dir, write_json
+from .common import (Y2038Error, digest_stream, file_digest, git_env, progress, read_json, run, work_dir,
+                     write_json)
 
 TARBALL_SUFFIXES = (".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar")
 
@@ -41,10 +40,12 @@ class Tree:
                 found[token].add(path)
         return found
 
-    def git(self, *args, env=None, check=True, input=None):
+    def git(self, *args, env=None, check=True, input=None, binary=False):
+        """git on this tree's baseline repository: the one way to reach it.
+        env: git_env() by default (the fixed identity and date)."""
         env = dict(env or git_env())
         env.update(GIT_DIR=str(self.git_dir), GIT_WORK_TREE=str(self.src))
-        return run(["git", *args], cwd=self.src, env=env, check=check, input=input)
+        return run(["git", *args], cwd=self.src, env=env, check=check, input=input, binary=binary)
 
 
 def resolve(kver: str):
@@ -56,8 +57,7 @@ def resolve(kver: str):
         return f"linux-source-{kver}", "tarball", path
     path = Path(kver).resolve()
     if path.is_dir():
-        digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
-        return f"dir-{path.name}-{digest}", "dir", path
+        return f"dir-{path.name}-{digest_stream([str(path).encode()])[:8]}", "dir", path
     if path.is_file() and path.name.endswith(TARBALL_SUFFIXES):
         name = path.name
         for suffix in TARBALL_SUFFIXES:
@@ -89,18 +89,21 @@ def kernel_version(src: Path) -> str:
 
 
 def fingerprint(kind: str, path: Path) -> str:
-    digest = hashlib.sha256()
+    """The source's identity: a tarball's content; a directory's file names,
+    sizes and modification times (reading a whole tree would take longer than
+    the stage it saves)."""
     if kind == "tarball":
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    else:
-        for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if d != ".git")
-            for name in sorted(files):
-                st = os.lstat(os.path.join(root, name))
-                digest.update(f"{root}/{name} {st.st_size} {st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+        return file_digest(path)
+    return digest_stream(f"{root}/{name} {st.st_size} {st.st_mtime_ns}\n".encode()
+                         for root, name, st in directory_entries(path))
+
+
+def directory_entries(path: Path):
+    """(folder, name, lstat) of every file under path in a fixed order, .git aside."""
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in sorted(files):
+            yield root, name, os.lstat(os.path.join(root, name))
 
 
 def unpack(tarball: Path, dest: Path) -> Path:
@@ -109,8 +112,7 @@ def unpack(tarball: Path, dest: Path) -> Path:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     progress(f"unpacking {tarball}")
-    proc = subprocess.run(["tar", "-xf", str(tarball), "-C", str(dest)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = run(["tar", "-xf", str(tarball), "-C", str(dest)], check=False)
     if proc.returncode != 0:
         lines = [l for l in proc.stderr.strip().splitlines() if l]
         shutil.rmtree(dest)

@@ -10,11 +10,8 @@ commit (made without a checkout) and the stage writes matches.json.
 """
 import difflib
 import fnmatch
-import hashlib
-import json
 import os
 import re
-import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +19,9 @@ from pathlib import Path
 
 from . import kconfig, text_rules
 from .layout import keep_blank_after_declarations
-from ..common import Step, Y2038Error, git_env, progress, run, work_dir, write_atomic, write_json
+from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
+                     unifdef_arguments)
+from ..common import Step, Y2038Error, git_env, progress, run, work_dir, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 BATCH_FILES = 4  # files per spatch process
@@ -30,11 +29,6 @@ BATCH_FILES = 4  # files per spatch process
 # (one rule's result can be another's input); more rounds than this is a
 # rule pair that does not settle
 CAMPAIGN_ROUNDS = 4
-
-
-def spatch_version() -> str:
-    out = run(["spatch", "--version"]).stdout
-    return out.splitlines()[0].strip()
 
 
 def check_rule_parses(rule) -> None:
@@ -53,158 +47,6 @@ def check_rule_parses(rule) -> None:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
         detail = " ".join(l.strip() for l in lines[:4])
         raise Y2038Error(f"{rule.relpath} does not parse: {detail}")
-
-
-class SpatchCache:
-    """Results by (spatch version, rule, options, path, content)."""
-
-    def __init__(self, root: Path, version: str):
-        self.root = root
-        self.version = version
-
-    def key(self, rule, relpath: str, content: bytes, context: str = "") -> str:
-        """context: what else the result depends on (the tree, for rules that read headers)."""
-        h = hashlib.sha256()
-        for part in (self.version, rule.digest, " ".join(rule.options), relpath, context):
-            h.update(part.encode() + b"\0")
-        h.update(content)
-        return h.hexdigest()
-
-    def get(self, key: str):
-        meta = self.root / key[:2] / f"{key}.json"
-        if not meta.exists():
-            return None
-        result = json.loads(meta.read_text())
-        if result["status"] == "changed":
-            result["output"] = (self.root / key[:2] / f"{key}.out").read_bytes()
-        return result
-
-    def put(self, key: str, result: dict) -> None:
-        """Each file written whole and renamed into place, the .json last:
-        runs on several machines can share one cache directory."""
-        folder = self.root / key[:2]
-        folder.mkdir(parents=True, exist_ok=True)
-        meta = {k: v for k, v in result.items() if k != "output"}
-        if result["status"] == "changed":
-            write_atomic(folder / f"{key}.out", result["output"])
-        write_atomic(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
-
-
-def type_options(src: Path, relpath: str):
-    """Include paths so that spatch knows the types of fields declared in the
-    tree's headers, for the architecture the file belongs to."""
-    parts = relpath.split("/")
-    arch = parts[1] if parts[0] == "arch" and len(parts) > 2 else "x86"
-    dirs = [str(Path(relpath).parent), f"arch/{arch}/include", f"arch/{arch}/include/uapi",
-            f"arch/{arch}/include/generated", "include", "include/uapi"]
-    options = ["--recursive-includes", "--relax-include-path"]
-    for d in dirs:
-        options += ["-I", str(src / d)]
-    return options
-
-
-def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> dict:
-    """One rule on one file, in a scratch directory so the tree is never written."""
-    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
-        src = Path(scratch) / "in" / relpath
-        src.parent.mkdir(parents=True)
-        src.write_bytes(content)
-        out = Path(scratch) / "out"
-        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
-               "--timeout", str(timeout), *rule.options, *extra, relpath, "-o", str(out)]
-        try:
-            proc = subprocess.run(cmd, cwd=Path(scratch) / "in", stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=timeout + 60)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "detail": f"spatch killed after {timeout + 60} s"}
-        log = proc.stdout.decode(errors="replace")
-        if proc.returncode != 0 and f"Skipping: {relpath}" in log:
-            return {"status": "unchanged", "unparsed_lines": 0}  # spatch's own token check
-        if proc.returncode != 0:
-            if "timeout" in log.lower():
-                return {"status": "timeout", "detail": f"spatch --timeout {timeout} expired"}
-            lines = [l for l in log.splitlines() if l.strip() and not l.startswith(("init_defs", "HANDLING"))]
-            return {"status": "failed", "detail": " | ".join(lines[-3:])}
-        unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", log, re.M))
-        output = out.read_bytes() if out.exists() else content
-        result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": unparsed}
-        if output != content:
-            result["output"] = output
-        return result
-
-
-def unifdef_arguments(rule):
-    """A .unifdef rule's body: unifdef's -DSYM[=value], -USYM and -B
-    (compress the blank lines around a removed section), nothing else."""
-    args = [a for line in rule.body for a in line.split()]
-    bad = [a for a in args if not re.fullmatch(r"-B|-[DU][A-Za-z_]\w*(=\w+)?", a)]
-    if bad or not any(a != "-B" for a in args):
-        raise Y2038Error(f"{rule.relpath}: a .unifdef rule holds -DSYM[=value], -USYM and -B only"
-                         + (f", not {' '.join(bad)}" if bad else ""))
-    return args
-
-
-def run_text_rule(rule, relpath: str, content: bytes) -> dict:
-    """A .unifdef, .kconfig or .text rule on one file: same result shape as spatch's,
-    plus 'left': [(line, why)] for what the rule saw but could not convert."""
-    if rule.kind == "unifdef":
-        proc = subprocess.run(["unifdef", *unifdef_arguments(rule), "-"], input=content,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if proc.returncode not in (0, 1):  # 1: output differs from input
-            return {"status": "failed", "detail": proc.stderr.decode(errors="replace").strip()}
-        output, left = proc.stdout, []
-    elif rule.kind == "text":
-        output = text_rules.edit(content.decode(errors="surrogateescape"),
-                                 text_rules.parse_commands(rule.body, rule.relpath)).encode(errors="surrogateescape")
-        left = []
-    else:
-        text, left = kconfig.edit(content.decode(), kconfig.parse_commands(rule.body, rule.relpath))
-        output = text.encode()
-    result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": 0,
-              "left": [list(item) for item in left]}
-    if output != content:
-        result["output"] = output
-    return result
-
-
-def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
-    """One rule on many files in one spatch process (--file-groups: each file
-    its own group, so a timeout or parse error stays with its file).  Files
-    the process did not get to are run one by one."""
-    results = {}
-    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
-        root = Path(scratch) / "in"
-        for relpath, content in inputs.items():
-            (root / relpath).parent.mkdir(parents=True, exist_ok=True)
-            (root / relpath).write_bytes(content)
-        groups = Path(scratch) / "groups"
-        groups.write_text("\n\n".join(inputs) + "\n")
-        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
-               "--timeout", str(timeout), *rule.options, "--file-groups", str(groups), "--out-place"]
-        try:
-            log = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                 timeout=timeout * len(inputs) + 60).stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired:
-            log = ""
-        for chunk in re.split(r"^(?=HANDLING: |Skipping: )", log, flags=re.M):
-            m = re.match(r"(HANDLING|Skipping): (\S+)\n", chunk)
-            if not m or m.group(2) not in inputs:
-                continue
-            relpath = m.group(2)
-            if (exn := re.search(r"^EXN: (.*) in ", chunk, re.M)):
-                status = "timeout" if "Timeout" in exn.group(1) else "failed"
-                detail = f"spatch --timeout {timeout} expired" if status == "timeout" else exn.group(1)
-                results[relpath] = {"status": status, "detail": detail}
-                continue
-            unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", chunk, re.M))
-            out = root / f"{relpath}.cocci_res"
-            if out.exists() and out.read_bytes() != inputs[relpath]:
-                results[relpath] = {"status": "changed", "unparsed_lines": unparsed, "output": out.read_bytes()}
-            else:
-                results[relpath] = {"status": "unchanged", "unparsed_lines": unparsed}
-    for relpath in inputs.keys() - results.keys():
-        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout)
-    return results
 
 
 def with_layout(rule, result: dict, data: bytes) -> dict:
@@ -350,24 +192,20 @@ class Applier:
 
 
 def commit_contents(tree, contents: dict, parent: str, message: str, env=None) -> str:
-    env = dict(env or git_env())
-    env.update(GIT_DIR=str(tree.git_dir))
+    """A commit of parent plus contents ({relpath: bytes}), made with tree.git
+    in a temporary index; env: the identity and date (git_env)."""
     with tempfile.TemporaryDirectory(prefix="y2038-index-") as scratch:
-        env["GIT_INDEX_FILE"] = os.path.join(scratch, "index")
-        subprocess.run(["git", "read-tree", parent], env=env, check=True)
+        env = dict(env or git_env(), GIT_INDEX_FILE=os.path.join(scratch, "index"))
+        tree.git("read-tree", parent, env=env)
         lines = []
         for relpath in sorted(contents):
-            blob = subprocess.run(["git", "hash-object", "-w", "--stdin"], env=env, check=True,
-                                  input=contents[relpath], stdout=subprocess.PIPE).stdout.decode().strip()
-            mode = subprocess.run(["git", "ls-tree", parent, "--", relpath], env=env, check=True,
-                                  stdout=subprocess.PIPE, text=True).stdout.split(" ", 1)[0] or "100644"
+            blob = tree.git("hash-object", "-w", "--stdin", env=env, input=contents[relpath],
+                            binary=True).stdout.decode().strip()
+            mode = tree.git("ls-tree", parent, "--", relpath, env=env).stdout.split(" ", 1)[0] or "100644"
             lines.append(f"{mode} {blob}\t{relpath}\n")
-        subprocess.run(["git", "update-index", "--index-info"], env=env, check=True,
-                       input="".join(lines), text=True)
-        tree_sha = subprocess.run(["git", "write-tree"], env=env, check=True,
-                                  stdout=subprocess.PIPE, text=True).stdout.strip()
-        return subprocess.run(["git", "commit-tree", tree_sha, "-p", parent, "-m", message], env=env,
-                              check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+        tree.git("update-index", "--index-info", env=env, input="".join(lines))
+        tree_sha = tree.git("write-tree", env=env).stdout.strip()
+        return tree.git("commit-tree", tree_sha, "-p", parent, "-m", message, env=env).stdout.strip()
 
 
 def leftovers(rule, result: dict):
@@ -446,6 +284,7 @@ def run_campaign(applier, campaign: str, rules):
     patch_rules = [r for r in rules if r.patch_mode]
     recs = {}
     changed_in_campaign = set()
+    last_changed = {}  # of the round before: set at the end of each round
     for round_no in range(1, CAMPAIGN_ROUNDS + 1):
         start_of_round = dict(applier.current)
         changed_in_round = {}
@@ -458,34 +297,12 @@ def run_campaign(applier, campaign: str, rules):
             progress(f"{rule.relpath}: {len(files)} candidate files" + (f" (round {round_no})" if round_no > 1 else ""))
             started = time.monotonic()
             results = applier.run_rule(rule, files)
-            rec = recs.setdefault(rule.relpath, {
-                "name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-                "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
-                "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}})
+            rec = recs.setdefault(rule.relpath, new_rule_record(rule))
             rec["candidates"] = max(rec["candidates"], len(files))
             rec["seconds"] = round(rec["seconds"] + time.monotonic() - started, 1)
-            for relpath, result in sorted(results.items()):
-                result = applier.settle(rule, relpath, result)
-                rec["left"].pop(relpath, None)
-                for line, why in result.get("left", []) + leftovers(rule, result):
-                    rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
-                if result.get("unparsed_lines"):
-                    rec["unparsed"][relpath] = result["unparsed_lines"]
-                if result["status"] in ("timeout", "failed"):
-                    rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
-                    progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
-                elif result["status"] == "changed":
-                    removed = removed_lines(result["input"], result["output"])
-                    rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
-                    if rule.listing:
-                        rec.setdefault("listed", {})[relpath] = sorted(set(
-                            rec.get("listed", {}).get(relpath, []))
-                            | set(rule.listed_names(result["input"], result["output"])))
-                    rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
-                    rec["sites"] += len(removed)
-                    applier.current[relpath] = result["output"]
-                    changed_in_campaign.add(relpath)
-                    changed_in_round.setdefault(relpath, []).append(rule.relpath)
+            for relpath in record_results(applier, rule, rec, results):
+                changed_in_campaign.add(relpath)
+                changed_in_round.setdefault(relpath, []).append(rule.relpath)
         last_changed = changed_in_round
         if not changed_in_round:
             break
@@ -499,7 +316,51 @@ def run_campaign(applier, campaign: str, rules):
                 applier.current.pop(relpath, None)
                 changed_in_campaign.discard(relpath)
             progress(f"WARNING: campaign {campaign}: {relpath}: {entry['unsettled'][relpath]}")
-    for rule in patch_rules:  # what a later round or rule converted is no longer left
+    refresh_leftovers(applier, patch_rules, recs)
+    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
+    entry["files"] = sorted(changed_in_campaign)
+    entry["sites"] = sum(r["sites"] for r in entry["rules"])
+    return entry, changed_in_campaign
+
+
+def new_rule_record(rule) -> dict:
+    """A rule's entry of matches.json before it ran."""
+    return {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
+            "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
+            "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
+
+
+def record_results(applier, rule, rec: dict, results: dict) -> list:
+    """One run of a rule, its results (settled by the site filter) added to
+    its record rec, the changes taken into applier.current: the files it changed."""
+    changed = []
+    for relpath, result in sorted(results.items()):
+        result = applier.settle(rule, relpath, result)
+        rec["left"].pop(relpath, None)
+        for line, why in result.get("left", []) + leftovers(rule, result):
+            rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
+        if result.get("unparsed_lines"):
+            rec["unparsed"][relpath] = result["unparsed_lines"]
+        if result["status"] in ("timeout", "failed"):
+            rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+            progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
+        elif result["status"] == "changed":
+            removed = removed_lines(result["input"], result["output"])
+            rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
+            if rule.listing:
+                rec.setdefault("listed", {})[relpath] = sorted(set(
+                    rec.get("listed", {}).get(relpath, []))
+                    | set(rule.listed_names(result["input"], result["output"])))
+            rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
+            rec["sites"] += len(removed)
+            applier.current[relpath] = result["output"]
+            changed.append(relpath)
+    return changed
+
+
+def refresh_leftovers(applier, patch_rules, recs: dict) -> None:
+    """What a later round or rule converted is no longer left."""
+    for rule in patch_rules:
         rec = recs.get(rule.relpath)
         if rec and rule.leftover_regex:
             for relpath in list(rec["left"]):
@@ -508,10 +369,6 @@ def run_campaign(applier, campaign: str, rules):
                     rec["left"][relpath] = [f"{relpath}:{line}: {why}" for line, why in found]
                 else:
                     del rec["left"][relpath]
-    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
-    entry["files"] = sorted(changed_in_campaign)
-    entry["sites"] = sum(r["sites"] for r in entry["rules"])
-    return entry, changed_in_campaign
 
 
 def idempotence_offenders(applier, campaign_rules) -> dict:

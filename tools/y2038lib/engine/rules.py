@@ -12,19 +12,20 @@ Options, Subject, Prefilter, Prefilter-regex, Leftover-regex, Lists,
 Out-of-tree and the "///" rationale.
 """
 import functools
-import hashlib
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..common import COCCI_DIR, Y2038Error
+from . import kconfig, text_rules
+from ..common import COCCI_DIR, Y2038Error, dependency_key, run
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
 CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]
 REQUIRED_HEADERS = ("Confidence", "Scope", "Introduced", "Subject")
 # rule kind -> the files it applies to (git pathspec, and fnmatch on the path)
 RULE_KINDS = {"cocci": "*.[ch]", "unifdef": "*.[ch]", "kconfig": "*Kconfig*", "text": "*.[ch]"}
+# rule kind -> the module that carries the rule out, where it is not spatch or unifdef
+EDITORS = {"kconfig": kconfig, "text": text_rules}
 C_KEYWORDS = {"if", "else", "for", "while", "do", "return", "sizeof", "struct", "union", "enum",
               "static", "const", "void", "int", "long", "unsigned", "char", "switch", "case",
               "break", "continue", "goto", "typeof"}
@@ -56,15 +57,12 @@ class Rule:
         """Non-Coccinelle rules: the lines after the header."""
         return [l.strip() for l in self.text.splitlines() if l.strip() and not l.startswith("//")]
 
-    @property
+    @functools.cached_property  # asked for each (rule, file) of a run
     def digest(self) -> str:
         """The rule's text, and for .kconfig/.text rules the editor that
         carries them out: a cached result is only as current as both."""
-        h = hashlib.sha256(self.text.encode())
-        editor = {"kconfig": "kconfig.py", "text": "text_rules.py"}.get(self.kind)
-        if editor:
-            h.update((Path(__file__).parent / editor).read_bytes())
-        return h.hexdigest()
+        editor = EDITORS.get(self.kind)
+        return dependency_key(self.text, code=[editor] if editor else [])
 
     @property
     def options(self):
@@ -164,8 +162,8 @@ class Rule:
 def spatch_grep_query(path: Path, mode: str):
     """['a', 'b'] for spatch's "Grep query" 'a || b'; None when it has none
     or when the query is not a plain disjunction of identifiers."""
-    proc = subprocess.run(["spatch", "--parse-cocci", str(path), "-D", mode, "--use-gitgrep"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = run(["spatch", "--parse-cocci", str(path), "-D", mode, "--use-gitgrep"], check=False,
+               merge_output=True)
     lines = proc.stdout.splitlines()
     if "Grep query" not in lines:
         return None

@@ -6,7 +6,6 @@ why), y2038 bugs apart from y2106 formats.  Results are cached per (rule,
 file content) like the apply stage's.
 """
 import re
-import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +13,7 @@ from pathlib import Path
 
 from . import hazard_triage
 from ..engine.apply import Applier, check_rule_parses
-from ..common import progress, write_json
+from ..common import code_key, progress, run, write_json
 
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>[\d-]+): (?P<cls>y2038|y2106): (?P<why>.*)$")
 
@@ -24,10 +23,9 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
         groups.write("\n\n".join(files) + "\n")
         groups.flush()
-        proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
-                               "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
-                              cwd=src, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              timeout=timeout * len(files) + 60)
+        proc = run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
+                    "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
+                   cwd=src, check=False, timeout=timeout * len(files) + 60)
     found = {f: [] for f in files}
     for line in proc.stdout.splitlines():
         m = LINE.match(line)
@@ -44,11 +42,12 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
     applier.index_tokens(rules)
     started = time.monotonic()
     entries, per_rule = [], []
+    code = code_key([__file__])  # the report lines are this module's reading of spatch's
     for rule in rules:
         files = applier.candidates(rule)
         todo, lines = [], {}
         for relpath in files:
-            key = applier.cache.key(rule, relpath, applier.content(relpath), "report")
+            key = applier.cache.key(rule, relpath, applier.content(relpath), "report", code)
             cached = applier.cache.get(key)
             if cached is None:
                 todo.append((relpath, key))

@@ -18,7 +18,6 @@ import difflib
 import json
 import re
 import shutil
-import subprocess
 import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -27,8 +26,9 @@ from . import posting_rules
 from ..engine.apply import commit_contents
 from .maintainers import Maintainers
 from .hazards import hazards_text
-from ..engine.rules import parse_rule
-from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, digest, git_env, path_key, progress, read_json, run,
+from ..engine.rules import RULE_KINDS, parse_rule
+from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, dependency_key, digest, git_env, path_key,
+                      progress, read_json, run,
                      write_json)
 
 MAX_POSTING = posting_rules.MAX_POSTING
@@ -349,15 +349,16 @@ def without_run_figures(data):
 
 def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     """What a series depends on: the matches and hazards, the rules and
-    campaign texts, the toolkit's code, the identity.  (The MAINTAINERS and
+    campaign texts, this stage's code, the identity.  (The MAINTAINERS and
     checkpatch.pl it asks are the baseline's.)"""
     # what the earlier stages found, not how long it took
     found = [without_run_figures(read_json(tree.state / name, name)) if (tree.state / name).exists() else {}
              for name in ("matches.json", "hazards.json")]
-    files = [*sorted(COCCI_DIR.rglob("*.cocci")), *sorted(COCCI_DIR.rglob("CAMPAIGN")),
-             *sorted(Path(__file__).parents[1].rglob("*.py"))]
-    return digest(*(json.dumps(f, sort_keys=True) for f in found),
-                  *(f"{path}\0".encode() + path.read_bytes() for path in files), tree.baseline, signoff, draft)
+    # every kind of rule: their headers make the subjects and messages
+    rules = sorted(p for p in COCCI_DIR.rglob("*") if p.suffix[1:] in RULE_KINDS or p.name == "CAMPAIGN")
+    return dependency_key(*(json.dumps(f, sort_keys=True) for f in found),
+                          *(f"{path.relative_to(COCCI_DIR)}\0".encode() + path.read_bytes() for path in rules),
+                          tree.baseline, signoff, draft, code=[__file__])
 
 
 def stamp_path(tree, out: Path) -> Path:
@@ -368,10 +369,10 @@ def stamp_path(tree, out: Path) -> Path:
 
 def format_posting(tree, folder: Path, end: str, tree_url: str, to, cc, draft: bool, identity: str) -> list:
     """git format-patch of baseline..end into folder, from identity: the patches' names."""
-    run(["git", "-c", "core.abbrev=12", "format-patch", "-q", "--cover-letter", "--no-signature",
-         f"--base={tree.baseline}", "--subject-prefix", posting_rules.posting_subject_prefix(tree_url, draft),
-         *[f"--to={a}" for a in to], *[f"--cc={a}" for a in cc], "-o", str(folder), f"{tree.baseline}..{end}"],
-        cwd=tree.src, env=dict(git_env(identity=identity), GIT_DIR=str(tree.git_dir)))
+    tree.git("-c", "core.abbrev=12", "format-patch", "-q", "--cover-letter", "--no-signature",
+             f"--base={tree.baseline}", "--subject-prefix", posting_rules.posting_subject_prefix(tree_url, draft),
+             *[f"--to={a}" for a in to], *[f"--cc={a}" for a in cc], "-o", str(folder), f"{tree.baseline}..{end}",
+             env=git_env(identity=identity))
     return sorted(p.name for p in folder.glob("*.patch") if not p.name.startswith("0000-"))
 
 
@@ -450,5 +451,5 @@ def withdraw_unverified(tree, series_dir: Path, results: dict, reasons: dict) ->
 
 
 def run_bytes(tree, cmd) -> bytes:
-    env = dict(git_env(), GIT_DIR=str(tree.git_dir))
-    return subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE).stdout
+    """The output of a git command (["git", ...]) on the tree, as bytes."""
+    return tree.git(*cmd[1:], binary=True).stdout

@@ -19,14 +19,14 @@ import calendar
 import json
 import os
 import re
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import boot_suites, legacy
 from .boot_suites import QUICK_SELFTESTS
-from ..common import REPO, Step, Y2038Error, digest, progress, read_json, run, write_json
+from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, progress, read_json, run, write_atomic,
+                      write_json)
 from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"
@@ -82,7 +82,8 @@ class Kernel:
 
     def configure(self) -> None:
         stamp = self.out / ".y2038-configured"
-        want = digest(self.builder.tree.baseline, *(f.read_text() for f in self.fragments))
+        # made by make and merge_config.sh from these alone: no code of ours in it
+        want = dependency_key(self.builder.tree.baseline, *self.fragments)
         if stamp.exists() and stamp.read_text() == want:
             return
         self.out.mkdir(parents=True, exist_ok=True)
@@ -137,8 +138,8 @@ def build_initramfs(tree, machine: Machine) -> Path:
     root = tree.state / "boot" / f"initramfs-{machine.arch}"
     selftests = tree.src / "tools/testing/selftests/timers"
     cflags = ["-static", "-O2", "-D_GNU_SOURCE", *machine.user_cflags]
-    want = digest(INIT_SOURCE.read_bytes(), *cflags, *(
-        (selftests / f"{t}.c").read_bytes() for t in selftests_for(machine)), tree.baseline)
+    want = dependency_key(INIT_SOURCE, *cflags, *(selftests / f"{t}.c" for t in selftests_for(machine)),
+                          tree.baseline)
     cpio = root / "initramfs.cpio"
     stamp = root / ".stamp"
     if cpio.exists() and stamp.exists() and stamp.read_text() == want:
@@ -159,8 +160,7 @@ def build_initramfs(tree, machine: Machine) -> Path:
     (root / "initramfs.list").write_text("\n".join(spec) + "\n")
     gen = root / "gen_init_cpio"
     run(["gcc", "-O2", "-o", str(gen), str(tree.src / "usr" / "gen_init_cpio.c")])
-    with open(cpio, "wb") as f:
-        subprocess.run([str(gen), str(root / "initramfs.list")], stdout=f, check=True)
+    write_atomic(cpio, run([gen, root / "initramfs.list"], binary=True).stdout)
     stamp.write_text(want)
     return cpio
 
@@ -173,21 +173,18 @@ def run_qemu(machine: Machine, image: Path, initrd: Path, log: Path, params=()):
            " ".join([f"console={machine.console} panic=-1 oops=panic y2038_rtc_base={base}", *params])]
     started = time.monotonic()
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         try:
-            proc.wait(timeout=machine.timeout)
+            run(cmd, check=False, log=out, timeout=machine.timeout)
             exited = True
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        except TimeoutExpired:  # killed
             exited = False
     return log.read_text(errors="replace"), round(time.monotonic() - started, 1), exited
 
 
 def kunit_results(tree, console: str) -> list:
     """KUnit's KTAP from the console, parsed by the tree's own kunit.py."""
-    proc = subprocess.run(["python3", str(tree.src / "tools/testing/kunit/kunit.py"), "parse", "--json=stdout"],
-                          input=console, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = run(["python3", tree.src / "tools/testing/kunit/kunit.py", "parse", "--json=stdout"], input=console,
+               check=False)
     start = proc.stdout.find("{")
     if start < 0:
         return [{"name": "kunit", "result": "fail"}]
@@ -278,26 +275,23 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, 
 def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_source: Path) -> str:
     """What a boot's result depends on: the kernel's source (a git tree id),
     its configuration, the init, the selftests, the converted legacy
-    modules, the suites asked for, and this stage's own code."""
+    modules, the suites asked for, and this stage's code."""
     # what is built: the conversion's own report (rule names, timings) is not
     legacy_files = sorted(p for p in legacy_source.rglob("*")
                           if p.is_file() and (p.suffix in (".c", ".h") or p.name in ("Kbuild", "Makefile")))
     selftests = tree.src / "tools/testing/selftests/timers"
-    return digest(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE.read_bytes(),
-                  *(f.read_bytes() for f in Kernel.fragments_for(machine)),
-                  *((selftests / f"{t}.c").read_bytes() for t in selftests_for(machine)),
-                  *(f"{p.relative_to(legacy_source)}".encode() + p.read_bytes() for p in legacy_files),
-                  Path(__file__).read_bytes(), Path(legacy.__file__).read_bytes(),
-                  Path(boot_suites.__file__).read_bytes())
+    return dependency_key(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE,
+                          *Kernel.fragments_for(machine), *(selftests / f"{t}.c" for t in selftests_for(machine)),
+                          *(f"{p.relative_to(legacy_source)}".encode() + p.read_bytes() for p in legacy_files),
+                          code=[__file__])
 
 
 def has_commit(tree, commit) -> bool:
-    return bool(commit) and run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], check=False,
-                                env=dict(os.environ, GIT_DIR=str(tree.git_dir))).returncode == 0
+    return bool(commit) and tree.git("cat-file", "-e", f"{commit}^{{commit}}", check=False).returncode == 0
 
 
 def tree_id(tree, commit: str) -> str:
-    return run(["git", "rev-parse", f"{commit}^{{tree}}"], env=dict(os.environ, GIT_DIR=str(tree.git_dir))).stdout.strip()
+    return tree.git("rev-parse", f"{commit}^{{tree}}").stdout.strip()
 
 
 def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine="auto",

@@ -20,11 +20,9 @@ the verified series' head commit, which the boot stage reads) and into its
 cover letters.
 """
 import fcntl
-import hashlib
 import os
 import re
 import shutil
-import subprocess
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import deps
-from ..common import REPO, Step, Y2038Error, ccache_dir, digest, git_env, path_key, progress, read_json, run, write_json
+from ..common import (REPO, Step, Y2038Error, ccache_dir, dependency_key, git_env, path_key, progress,
+                      read_json, run, write_json)
 from .platform_arches import platform_arches
 from ..posting.series import withdraw_unverified
 
@@ -210,9 +209,8 @@ class Builder:
             progress(f"checking out the baseline into {self.src}")
             if self.src.exists():
                 shutil.rmtree(self.src)
-            run(["git", "--git-dir", str(self.tree.git_dir), "worktree", "prune"], env=self.env)
-            run(["git", "--git-dir", str(self.tree.git_dir), "worktree", "add", "-f", "--detach",
-                 str(self.src), self.tree.baseline], env=self.env)
+            self.tree.git("worktree", "prune", env=self.env)
+            self.tree.git("worktree", "add", "-f", "--detach", str(self.src), self.tree.baseline, env=self.env)
         self.git("am", "--abort", check=False)
         # reset keeps the mtime of untouched files, so make rebuilds only what changed
         self.git("reset", "-q", "--hard", commit)
@@ -225,8 +223,8 @@ class Builder:
         """allmodconfig + prepare, once per baseline, fragment and compiler."""
         out = self.root / arch.name
         compiler = run([arch.compiler, "--version"]).stdout.splitlines()[0]
-        want = hashlib.sha256("\0".join([self.tree.baseline, CONFIG_FRAGMENT.read_text(), compiler,
-                                         *self.make_args(arch)[1:3]]).encode()).hexdigest()
+        # make makes the configuration from these alone: no code of ours in it
+        want = dependency_key(self.tree.baseline, CONFIG_FRAGMENT, compiler, *self.make_args(arch)[1:3])
         stamp = out / ".y2038-configured"
         if stamp.exists() and stamp.read_text() == want:
             return
@@ -251,8 +249,8 @@ class Builder:
                 (out / target).unlink(missing_ok=True)  # a stale object must not pass for a build
                 targets.append(target)
         # one stream: make -Otarget keeps each target's stdout and stderr together
-        text = subprocess.run(["make", "-k", "-Otarget", *self.make_args(arch), *targets], cwd=self.src,
-                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+        text = run(["make", "-k", "-Otarget", *self.make_args(arch), *targets], cwd=self.src, env=self.env,
+                   check=False, merge_output=True).stdout
         messages = parse_make_output(text, self.src, out)
         result = {}
         for unit in units:
@@ -315,14 +313,16 @@ def build_units(builder, files, arch: str) -> list:
     return sorted(units)
 
 
+def build_context(tree, arches) -> str:
+    """What every patch's build result depends on beside the patch: the
+    baseline, the configuration, the architectures and this stage's code
+    (a changed stage does not resume on, or reuse, old results)."""
+    return dependency_key(tree.baseline, CONFIG_FRAGMENT, " ".join(arches), code=[__file__])
+
+
 def series_fingerprint(series_dir: Path, names, tree, arches) -> str:
-    h = hashlib.sha256()
-    # this stage's own code too: a changed stage does not resume on old results
-    for part in (tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(arches), Path(__file__).read_text()):
-        h.update(part.encode() + b"\0")
-    for name in names:
-        h.update(name.encode() + b"\0" + (series_dir / name).read_bytes())
-    return h.hexdigest()
+    return dependency_key(build_context(tree, arches),
+                          *(f"{name}\0".encode() + (series_dir / name).read_bytes() for name in names))
 
 
 def patch_key(builder, patch: Path, files, context: str) -> str:
@@ -337,7 +337,7 @@ def patch_key(builder, patch: Path, files, context: str) -> str:
     diff = re.sub(r"(?m)^index .*\n", "", diff).rstrip("\n")
     headers = builder.git("diff", "--name-only", builder.tree.baseline, "HEAD", "--", "*.h").stdout.split()
     blobs = builder.git("ls-tree", "HEAD", "--", *sorted(set(headers) | set(files))).stdout
-    return digest(context, diff, blobs)
+    return dependency_key(context, diff, blobs)
 
 
 def patch_record_path(tree, key: str) -> Path:
@@ -574,7 +574,7 @@ def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc:
         builder.reset(tree.baseline)
         state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
         write_json(state_path, state)
-    context = digest(tree.baseline, CONFIG_FRAGMENT.read_text(), " ".join(built_arches), Path(__file__).read_text())
+    context = build_context(tree, built_arches)
     configured = False
     for batch in batches(builder, patches[len(state["done"]):], arches):
         first = len(state["done"]) + 1

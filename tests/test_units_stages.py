@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Stage logic on recorded outputs (tests/recorded.py): the apply stage's
+reading of spatch's log and its cache, the build stage's reading of make's
+output; no spatch, make or QEMU runs."""
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from types import SimpleNamespace
+
+from helpers import REPO
+from recorded import recorded
+from y2038lib.engine import apply, rules, spatch
+from y2038lib.verification import build
+
+# a patch rule of the catalogue: only its path and options reach the recorded spatch
+RULE = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.patch_mode)
+
+
+def batch_spatch(cmd, how):
+    """spatch --file-groups as it answers: a.c changed (two lines it could not
+    parse), b.c timed out, c.c not reached before the process ended."""
+    (Path(how["cwd"]) / "a.c.cocci_res").write_text("int after;\n")
+    return 0, ("init_defs_builtins: /usr/lib/coccinelle/standard.h\n"
+               "HANDLING: a.c\nbadcount: 2\n"
+               "HANDLING: b.c\nEXN: Common.Timeout in b.c\n")
+
+
+class SpatchLog(unittest.TestCase):
+    def test_a_batch_is_read_per_file_and_a_file_not_reached_runs_alone(self):
+        inputs = {"a.c": b"int before;\n", "b.c": b"int b;\n", "c.c": b"int c;\n"}
+        with recorded((["spatch", "--sp-file", str(RULE.path), "-D", "patch", "--parse-error-msg", "--timeout",
+                        "5", *RULE.options, "--file-groups"], batch_spatch),
+                      (["spatch"], (1, "Skipping: c.c\n"))) as commands:
+            results = spatch.run_spatch_batch(RULE, inputs, 5)
+        self.assertEqual(results["a.c"], {"status": "changed", "unparsed_lines": 2, "output": b"int after;\n"})
+        self.assertEqual(results["b.c"], {"status": "timeout", "detail": "spatch --timeout 5 expired"})
+        self.assertEqual(results["c.c"], {"status": "unchanged", "unparsed_lines": 0})
+        self.assertEqual(len(commands.calls), 2)
+        self.assertEqual(commands.calls[1][-3:], ["c.c", "-o", commands.calls[1][-1]])
+
+    def test_a_failure_keeps_the_last_lines_of_the_log(self):
+        log = "init_defs_builtins: x\nHANDLING: a.c\nparse error\n  line 3\nFatal error: ouch\n"
+        with recorded((["spatch"], (1, log))):
+            result = spatch.run_spatch(RULE, "a.c", b"int a;\n", 5)
+        self.assertEqual(result, {"status": "failed", "detail": "parse error |   line 3 | Fatal error: ouch"})
+
+    def test_a_killed_spatch_is_a_timeout(self):
+        with recorded((["spatch"], "timeout")):
+            result = spatch.run_spatch(RULE, "a.c", b"int a;\n", 5)
+        self.assertEqual(result, {"status": "timeout", "detail": "spatch killed after 65 s"})
+
+
+class ApplierCache(unittest.TestCase):
+    def setUp(self):
+        self.scratch = Path(tempfile.mkdtemp(prefix="y2038-units-"))
+        self.addCleanup(shutil.rmtree, self.scratch)
+        (self.scratch / "src").mkdir()
+        (self.scratch / "src" / "a.c").write_text("int before;\n")
+        os.environ["Y2038_SPATCH_CACHE"] = str(self.scratch / "cache")
+        self.addCleanup(os.environ.pop, "Y2038_SPATCH_CACHE")
+        self.tree = SimpleNamespace(src=self.scratch / "src", baseline="0" * 40)
+
+    def run_rule(self):
+        with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")),
+                      (["spatch"], batch_spatch)) as commands:
+            applier = apply.Applier(self.tree, jobs=1, timeout=5)
+            return applier.run_rule(RULE, ["a.c"]), applier, commands
+
+    def test_a_result_is_cached_and_comes_back_with_its_layout(self):
+        first, applier, _ = self.run_rule()
+        self.assertEqual((applier.spatch_runs, applier.cache_hits), (1, 0))
+        again, applier, commands = self.run_rule()
+        self.assertEqual((applier.spatch_runs, applier.cache_hits), (0, 1))
+        self.assertEqual([c[:2] for c in commands.calls], [["spatch", "--version"]])
+        self.assertEqual(again, first)
+        self.assertEqual(again["a.c"]["output"], b"int after;\n")
+        self.assertEqual(again["a.c"]["input"], b"int before;\n")
+
+    def test_another_spatch_version_is_another_key(self):
+        cache = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.1.1")
+        other = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.2")
+        self.assertNotEqual(cache.key(RULE, "a.c", b"x"), other.key(RULE, "a.c", b"x"))
+        self.assertNotEqual(cache.key(RULE, "a.c", b"x"), cache.key(RULE, "a.c", b"y"))
+        self.assertNotEqual(cache.key(RULE, "a.c", b"x"), cache.key(RULE, "b.c", b"x"))
+
+
+def make_answer(out: Path):
+    """make -k -Otarget of three units, as kbuild prints it out of tree with
+    CCACHE_BASEDIR: a.c builds with a warning, b.c fails, arch/foo/c.c is in
+    no Makefile of this architecture."""
+    def answer(cmd, how):
+        (out / "kernel/time").mkdir(parents=True, exist_ok=True)
+        (out / "kernel/time/a.o").write_text("")
+        (out / "kernel/time/a.i").write_text('# 1 "kernel/time/a.c"\nint a;\n\nint b;\n')
+        return 2, ("  CC      kernel/time/a.o\n"
+                   "../src/kernel/time/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]\n"
+                   "  CPP     kernel/time/a.i\n"
+                   "  CC [M]  drivers/x/b.o\n"
+                   "../src/drivers/x/b.c:7:9: error: implicit declaration of function 'f'\n"
+                   "make[3]: *** [scripts/Makefile.build:250: drivers/x/b.o] Error 1\n"
+                   "make[1]: *** No rule to make target 'arch/foo/c.o'.  Stop.\n")
+    return answer
+
+
+class MakeOutput(unittest.TestCase):
+    def setUp(self):
+        self.scratch = Path(tempfile.mkdtemp(prefix="y2038-units-"))
+        self.addCleanup(shutil.rmtree, self.scratch)
+        os.environ["Y2038_CCACHE_DIR"] = str(self.scratch / "ccache")
+        self.addCleanup(os.environ.pop, "Y2038_CCACHE_DIR")
+        tree = SimpleNamespace(state=self.scratch, src=self.scratch / "kernel", baseline="0" * 40)
+        self.builder = build.Builder(tree, jobs=1)
+
+    def test_each_unit_gets_its_own_verdict(self):
+        arch = build.ARCHES["x86_64"]
+        out = self.builder.root / arch.name
+        with recorded((["make", "-k", "-Otarget"], make_answer(out))):
+            result = self.builder.compile(arch, ["kernel/time/a.c", "drivers/x/b.c", "arch/foo/c.c"])
+        self.assertEqual(result["kernel/time/a.c"], {
+            "status": "ok", "messages": ["kernel/time/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]"],
+            "lines": {"kernel/time/a.c": {1, 3}}})
+        self.assertEqual(result["drivers/x/b.c"], {
+            "status": "failed", "messages": ["drivers/x/b.c:7:9: error: implicit declaration of function 'f'"]})
+        self.assertEqual(result["arch/foo/c.c"]["status"], "not-built")
+
+
+if __name__ == "__main__":
+    unittest.main()

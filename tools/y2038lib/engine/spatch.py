@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""One rule on files: spatch (one file, or a batch in one process),
+unifdef, or the Kconfig and text editors, each in a scratch directory so
+the tree is never written; and the cache of their results.  A cached result
+is keyed by what it depends on: spatch's version, the rule, its options,
+the file's path and content, and this module's code (the parsing of
+spatch's output here) with what it imports (kconfig, text_rules)."""
+import json
+import re
+import tempfile
+from pathlib import Path
+
+from . import kconfig, text_rules
+from ..common import TimeoutExpired, Y2038Error, code_key, dependency_key, run, write_atomic
+
+def spatch_version() -> str:
+    out = run(["spatch", "--version"]).stdout
+    return out.splitlines()[0].strip()
+
+
+class SpatchCache:
+    """Results by (spatch version, rule, options, path, content)."""
+
+    def __init__(self, root: Path, version: str):
+        self.root = root
+        self.version = version
+        self.code = code_key([__file__])  # once: a key is asked for every (rule, file)
+
+    def key(self, rule, relpath: str, content: bytes, context: str = "", code: str = None) -> str:
+        """context: what else the result depends on (the tree, for rules that
+        read headers); code: code_key() of the modules that make the result,
+        when not this module's (hazards and convert keep their reports here)."""
+        return dependency_key(self.version, rule.digest, " ".join(rule.options), relpath, context, content,
+                              code or self.code)
+
+    def get(self, key: str):
+        meta = self.root / key[:2] / f"{key}.json"
+        if not meta.exists():
+            return None
+        result = json.loads(meta.read_text())
+        if result["status"] == "changed":
+            result["output"] = (self.root / key[:2] / f"{key}.out").read_bytes()
+        return result
+
+    def put(self, key: str, result: dict) -> None:
+        """Each file written whole and renamed into place, the .json last:
+        runs on several machines can share one cache directory."""
+        folder = self.root / key[:2]
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = {k: v for k, v in result.items() if k != "output"}
+        if result["status"] == "changed":
+            write_atomic(folder / f"{key}.out", result["output"])
+        write_atomic(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
+
+
+def type_options(src: Path, relpath: str):
+    """Include paths so that spatch knows the types of fields declared in the
+    tree's headers, for the architecture the file belongs to."""
+    parts = relpath.split("/")
+    arch = parts[1] if parts[0] == "arch" and len(parts) > 2 else "x86"
+    dirs = [str(Path(relpath).parent), f"arch/{arch}/include", f"arch/{arch}/include/uapi",
+            f"arch/{arch}/include/generated", "include", "include/uapi"]
+    options = ["--recursive-includes", "--relax-include-path"]
+    for d in dirs:
+        options += ["-I", str(src / d)]
+    return options
+
+
+def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> dict:
+    """One rule on one file, in a scratch directory so the tree is never written."""
+    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
+        src = Path(scratch) / "in" / relpath
+        src.parent.mkdir(parents=True)
+        src.write_bytes(content)
+        out = Path(scratch) / "out"
+        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+               "--timeout", str(timeout), *rule.options, *extra, relpath, "-o", str(out)]
+        try:
+            proc = run(cmd, cwd=Path(scratch) / "in", check=False, binary=True, merge_output=True,
+                       timeout=timeout + 60)
+        except TimeoutExpired:
+            return {"status": "timeout", "detail": f"spatch killed after {timeout + 60} s"}
+        log = proc.stdout.decode(errors="replace")
+        if proc.returncode != 0 and f"Skipping: {relpath}" in log:
+            return {"status": "unchanged", "unparsed_lines": 0}  # spatch's own token check
+        if proc.returncode != 0:
+            if "timeout" in log.lower():
+                return {"status": "timeout", "detail": f"spatch --timeout {timeout} expired"}
+            lines = [l for l in log.splitlines() if l.strip() and not l.startswith(("init_defs", "HANDLING"))]
+            return {"status": "failed", "detail": " | ".join(lines[-3:])}
+        unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", log, re.M))
+        output = out.read_bytes() if out.exists() else content
+        result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": unparsed}
+        if output != content:
+            result["output"] = output
+        return result
+
+
+def unifdef_arguments(rule):
+    """A .unifdef rule's body: unifdef's -DSYM[=value], -USYM and -B
+    (compress the blank lines around a removed section), nothing else."""
+    args = [a for line in rule.body for a in line.split()]
+    bad = [a for a in args if not re.fullmatch(r"-B|-[DU][A-Za-z_]\w*(=\w+)?", a)]
+    if bad or not any(a != "-B" for a in args):
+        raise Y2038Error(f"{rule.relpath}: a .unifdef rule holds -DSYM[=value], -USYM and -B only"
+                         + (f", not {' '.join(bad)}" if bad else ""))
+    return args
+
+
+def run_text_rule(rule, relpath: str, content: bytes) -> dict:
+    """A .unifdef, .kconfig or .text rule on one file: same result shape as spatch's,
+    plus 'left': [(line, why)] for what the rule saw but could not convert."""
+    if rule.kind == "unifdef":
+        proc = run(["unifdef", *unifdef_arguments(rule), "-"], input=content, check=False, binary=True)
+        if proc.returncode not in (0, 1):  # 1: output differs from input
+            return {"status": "failed", "detail": proc.stderr.decode(errors="replace").strip()}
+        output, left = proc.stdout, []
+    elif rule.kind == "text":
+        output = text_rules.edit(content.decode(errors="surrogateescape"),
+                                 text_rules.parse_commands(rule.body, rule.relpath)).encode(errors="surrogateescape")
+        left = []
+    else:
+        text, left = kconfig.edit(content.decode(), kconfig.parse_commands(rule.body, rule.relpath))
+        output = text.encode()
+    result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": 0,
+              "left": [list(item) for item in left]}
+    if output != content:
+        result["output"] = output
+    return result
+
+
+def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
+    """One rule on many files in one spatch process (--file-groups: each file
+    its own group, so a timeout or parse error stays with its file).  Files
+    the process did not get to are run one by one."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
+        root = Path(scratch) / "in"
+        for relpath, content in inputs.items():
+            (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (root / relpath).write_bytes(content)
+        groups = Path(scratch) / "groups"
+        groups.write_text("\n\n".join(inputs) + "\n")
+        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+               "--timeout", str(timeout), *rule.options, "--file-groups", str(groups), "--out-place"]
+        try:
+            log = run(cmd, cwd=root, check=False, binary=True, merge_output=True,
+                      timeout=timeout * len(inputs) + 60).stdout.decode(errors="replace")
+        except TimeoutExpired:
+            log = ""
+        for chunk in re.split(r"^(?=HANDLING: |Skipping: )", log, flags=re.M):
+            m = re.match(r"(HANDLING|Skipping): (\S+)\n", chunk)
+            if not m or m.group(2) not in inputs:
+                continue
+            relpath = m.group(2)
+            if (exn := re.search(r"^EXN: (.*) in ", chunk, re.M)):
+                status = "timeout" if "Timeout" in exn.group(1) else "failed"
+                detail = f"spatch --timeout {timeout} expired" if status == "timeout" else exn.group(1)
+                results[relpath] = {"status": status, "detail": detail}
+                continue
+            unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", chunk, re.M))
+            out = root / f"{relpath}.cocci_res"
+            if out.exists() and out.read_bytes() != inputs[relpath]:
+                results[relpath] = {"status": "changed", "unparsed_lines": unparsed, "output": out.read_bytes()}
+            else:
+                results[relpath] = {"status": "unchanged", "unparsed_lines": unparsed}
+    for relpath in inputs.keys() - results.keys():
+        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout)
+    return results
