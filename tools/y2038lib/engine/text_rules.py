@@ -28,6 +28,7 @@ It reports nothing: what it does not match it leaves alone.
 import re
 
 from ..common import Y2038Error
+from ..csource import blank_comments_and_strings
 
 COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
 BARE_COMMANDS = ("ktime-designators",)
@@ -196,12 +197,10 @@ def value_end(text: str, start: int, stops: str = ",") -> int:
 
 
 def ktime_designators(text: str) -> str:
-    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    code = blank_comments_and_strings(text)
     code = BRACED_TV64.sub(lambda m: " " * len(m.group(0)), code)  # handled below, on the text
     text = BRACED_TV64.sub(lambda m: f"{m.group('path')} = {m.group('value').strip()}", text)
-    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    code = blank_comments_and_strings(text)
     sites = []  # (start, value start, value end, path, half)
     for m in DESIGNATOR.finditer(code):
         before = code[:m.start()].rstrip()

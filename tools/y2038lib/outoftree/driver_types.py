@@ -28,8 +28,9 @@ one of the shapes above keeps the cluster, which errs on the side of leaving
 code alone.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from ..csource import blank_comments_and_literals
 from ..engine.text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
@@ -73,12 +74,6 @@ SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.value
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
-def blank(text: str) -> str:
-    """Comments, strings and character literals as spaces (offsets kept)."""
-    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
 @dataclass
 class Candidate:
     kind: str  # field, global, local, param
@@ -94,13 +89,6 @@ class Candidate:
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
-
-
-@dataclass
-class Cluster:
-    members: list
-    edits: list = field(default_factory=list)  # (relpath, start, end, new)
-    refused: str = ""
 
 
 def line_of(text: str, offset: int) -> int:
@@ -149,7 +137,7 @@ def functions(code: str):
 def find_candidates(texts: dict):
     candidates, abi_structs = [], {}
     for relpath, text in texts.items():
-        code = blank(text)
+        code = blank_comments_and_literals(text)
         for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
@@ -277,7 +265,7 @@ def expression_start(code: str, end: int) -> int:
 class Analysis:
     def __init__(self, texts: dict):
         self.texts = texts
-        self.code = {p: blank(t) for p, t in texts.items()}
+        self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
         self.candidates, self.abi_structs = find_candidates(texts)
         self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate

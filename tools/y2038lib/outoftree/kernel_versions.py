@@ -20,6 +20,8 @@ ends, tells every kernel of the range.
 import re
 from dataclasses import dataclass
 
+from ..csource import blank_comments
+
 NEWEST_PACKAGED = "6.12"  # linux-source-6.12: the default upper end of a range
 
 
@@ -78,7 +80,7 @@ class ExprError(ValueError):
 
 def tokenize(text: str):
     tokens, pos = [], 0
-    text = re.sub(r"/\*.*?\*/|//.*", lambda m: " " * len(m.group(0)), text)
+    text = blank_comments(text)
     while pos < len(text):
         if text[pos:].strip() == "":
             break
