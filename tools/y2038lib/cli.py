@@ -164,7 +164,7 @@ def main(argv=None) -> int:
             if args.verify:
                 checked = module_verify.verify(Path(args.dir), Path(args.out),
                                                tuple(args.verify_kvers or module_verify.DEFAULT_KVERS))
-                convert.add_verification(Path(args.out), checked)
+                convert.add_verification(Path(args.out), checked, module_verify.text(checked))
                 print(module_verify.text(checked), end="")
                 if checked["verdict"] != "pass":
                     return CONVERSION_BREAKS_BUILD

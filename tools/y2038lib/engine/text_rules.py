@@ -28,6 +28,7 @@ It reports nothing: what it does not match it leaves alone.
 import re
 
 from ..common import Y2038Error
+from ..csource import blank_comments_and_strings
 
 COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
 BARE_COMMANDS = ("ktime-designators",)
@@ -195,14 +196,10 @@ def value_end(text: str, start: int, stops: str = ",") -> int:
     return len(text)
 
 
-def ktime_designators(text: str) -> str:
-    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-    code = BRACED_TV64.sub(lambda m: " " * len(m.group(0)), code)  # handled below, on the text
-    text = BRACED_TV64.sub(lambda m: f"{m.group('path')} = {m.group('value').strip()}", text)
-    code = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"",
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-    sites = []  # (start, value start, value end, path, half)
+def designator_sites(code: str) -> list:
+    """[(start, value start, value end, path, half)] of the .tv64/.tv.sec/
+    .tv.nsec designators in initialisers (code: blanked)."""
+    sites = []
     for m in DESIGNATOR.finditer(code):
         before = code[:m.start()].rstrip()
         while before.rsplit("\n", 1)[-1].lstrip().startswith("#"):  # an #if/#else between designators
@@ -213,6 +210,30 @@ def ktime_designators(text: str) -> str:
         end = m.end() + len(code[m.end():end].rstrip())
         path = re.sub(r"\s+", "", m.group("path"))
         sites.append((m.start(), m.end(), end, path, m.group("half")))
+    return sites
+
+
+def designator_span(text: str, start: int, end: int) -> tuple:
+    """(start, end) of the designator start..end with its comma (the one
+    after it, or before it for the last one) and, if alone, its line."""
+    if end < len(text) and text[end] == ",":
+        end += 1
+        while end < len(text) and text[end] in " \t":
+            end += 1
+    else:  # the last one: take the comma before it
+        start = len(text[:start].rstrip()) - 1 if text[:start].rstrip().endswith(",") else start
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if not text[line_start:start].strip() and not text[end:line_end if line_end >= 0 else None].strip():
+        start, end = line_start, (line_end + 1 if line_end >= 0 else len(text))
+    return start, end
+
+
+def ktime_designators(text: str) -> str:
+    """The ktime-designators command (see the top of this file)."""
+    text = BRACED_TV64.sub(lambda m: f"{m.group('path')} = {m.group('value').strip()}", text)
+    code = blank_comments_and_strings(text)
+    sites = designator_sites(code)
     if not sites:
         return text
     # .tv.sec and .tv.nsec of one object in one initialiser (same enclosing brace)
@@ -241,19 +262,7 @@ def ktime_designators(text: str) -> str:
             ns_value = text[nsec[1]:nsec[2]].strip()
             if ns_value not in ("0", "0L", "0UL"):
                 seconds += f" + {wrap(ns_value)}"
-            # the .tv.nsec designator goes, with its comma and, if alone, its line
-            n_start, n_end = nsec[0], nsec[2]
-            if n_end < len(text) and text[n_end] == ",":
-                n_end += 1
-                while n_end < len(text) and text[n_end] in " \t":
-                    n_end += 1
-            else:  # the last one: take the comma before it
-                n_start = len(text[:n_start].rstrip()) - 1 if text[:n_start].rstrip().endswith(",") else n_start
-            line_start = text.rfind("\n", 0, n_start) + 1
-            line_end = text.find("\n", n_end)
-            if not text[line_start:n_start].strip() and not text[n_end:line_end if line_end >= 0 else None].strip():
-                n_start, n_end = line_start, (line_end + 1 if line_end >= 0 else len(text))
-            edits.append((n_start, n_end, ""))
+            edits.append((*designator_span(text, nsec[0], nsec[2]), ""))
         edits.append((start, vend, f"{path} = {seconds}"))
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]

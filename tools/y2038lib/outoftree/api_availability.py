@@ -23,10 +23,10 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+from ..csource import IDENTIFIER, blank_comments, blank_comments_and_literals
 from . import kernel_versions as kv
 
 ITEM = re.compile(r"(?P<version>\d+\.\d+(?:\.\d+)?)\s+(?P<name>\*|[A-Za-z_]\w*)(?:\s*\([^()]*(?:\([^()]*\)[^()]*)*\))?")
-IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 TYPES = {"timespec64", "timespec", "timeval"}
 
 
@@ -89,8 +89,7 @@ def code_units(lines) -> list:
     file-scope statement) it belongs to; None if the braces do not balance
     (then the whole file is one unit)."""
     text = "\n".join(lines)
-    blank = re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    blank = blank_comments_and_literals(text)
     units, depth, unit = [], 0, 0
     for line in blank.split("\n"):
         units.append(unit)
@@ -114,7 +113,7 @@ def shim_definitions(text: str, names) -> dict:
     if not names:
         return found
     alternatives = "|".join(sorted(map(re.escape, names)))
-    blank = re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    blank = blank_comments(text)
     line_of = lambda offset: blank.count("\n", 0, offset) + 1
     for m in re.finditer(rf"^[ \t]*#[ \t]*define[ \t]+({alternatives})\b(?:[^\n]*\\\n)*[^\n]*", blank, re.M):
         found[line_of(m.start(1))] = (m.group(1), line_of(m.end()))

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
@@ -123,32 +124,14 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     source = SourceDir(src.resolve())
     if not any(fnmatch.fnmatch(f, "*.[ch]") for f in source.files):
         raise Y2038Error(f"{src}: no .c or .h file to convert")
-    # rules written for the core's own files (// Out-of-tree: no) stay out
-    campaign_rules = [(c, [r for r in rules if r.out_of_tree]) for c, rules in campaign_rules]
-    histories = {}
-    for _, rules in campaign_rules:
-        for rule in rules:
-            check_rule_parses(rule)
-            try:
-                histories[rule.relpath] = api_availability.RuleHistory.of(rule)
-            except ValueError as err:
-                raise Y2038Error(str(err)) from None
+    campaign_rules, histories = out_of_tree_rules(campaign_rules)
     c_files = [f for f in source.files if fnmatch.fnmatch(f, "*.[ch]")]
     texts = {f: (source.src / f).read_bytes().decode(errors="replace") for f in c_files}
     project = kernel_versions.Project(texts)
-    try:
-        kernel_range = project.default_range(min_kernel, max_kernel)
-    except ValueError as err:
-        raise Y2038Error(str(err)) from None
-    if kernel_range.lo > kernel_range.hi:
-        raise Y2038Error(f"--min-kernel {min_kernel} is newer than --max-kernel "
-                         f"{max_kernel or kernel_versions.NEWEST_PACKAGED}")
+    kernel_range = supported_range(project, min_kernel, max_kernel)
     progress(f"kernels supported: {kernel_range.text()}")
     applier = Applier(source, jobs, timeout, use_scope=False)
-    original_names = {name for text in texts.values() for name in re.findall(r"\b\w+\b", text)}
-    defined_here = {name for text in texts.values()  # the code's own compat definitions win
-                    for name, _ in api_availability.shim_definitions(text, set(compat_fallbacks.FALLBACKS)).values()}
-    fallbacks = compat_fallbacks.usable(kernel_range, original_names) - defined_here if compat_header else set()
+    fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
     applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report = {"source": str(shown), "spatch": applier.version, "campaigns": [],
@@ -158,10 +141,56 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
               if min_kernel else {"branches_dropped": 0, "files": {}}}
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
+    run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
+                                                                            kernel_range, fallbacks))
+    report["shims"] = compat_shims(applier, texts, kernel_range, histories)
+    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report)
+    write_whole(out, lambda scratch: write_out(scratch, context, fallbacks, jobs, timeout))
+    return report
+
+
+def out_of_tree_rules(campaign_rules):
+    """The campaigns without the rules written for the core's own files
+    (// Out-of-tree: no), each rule checked, and {rule path: RuleHistory}."""
+    campaign_rules = [(c, [r for r in rules if r.out_of_tree]) for c, rules in campaign_rules]
+    histories = {}
+    for _, rules in campaign_rules:
+        for rule in rules:
+            check_rule_parses(rule)
+            try:
+                histories[rule.relpath] = api_availability.RuleHistory.of(rule)
+            except ValueError as err:
+                raise Y2038Error(str(err)) from None
+    return campaign_rules, histories
+
+
+def supported_range(project, min_kernel, max_kernel):
+    try:
+        kernel_range = project.default_range(min_kernel, max_kernel)
+    except ValueError as err:
+        raise Y2038Error(str(err)) from None
+    if kernel_range.lo > kernel_range.hi:
+        raise Y2038Error(f"--min-kernel {min_kernel} is newer than --max-kernel "
+                         f"{max_kernel or kernel_versions.NEWEST_PACKAGED}")
+    return kernel_range
+
+
+def usable_fallbacks(texts: dict, kernel_range) -> set:
+    """The compat fallbacks the range needs and the code uses, less those
+    the code defines itself (its own compat definitions win)."""
+    original_names = {name for text in texts.values() for name in re.findall(r"\b\w+\b", text)}
+    defined_here = {name for text in texts.values()
+                    for name, _ in api_availability.shim_definitions(text, set(compat_fallbacks.FALLBACKS)).values()}
+    return compat_fallbacks.usable(kernel_range, original_names) - defined_here
+
+
+def run_campaigns(applier, campaign_rules, report: dict, whole_driver) -> None:
+    """Every campaign in order, the whole-driver pass (whole_driver())
+    before WHOLE_DRIVER_BEFORE, then the idempotence check."""
     applier.index_tokens([r for _, rules in campaign_rules for r in rules if r.patch_mode])
     for campaign, rules in campaign_rules:
         if campaign == WHOLE_DRIVER_BEFORE:
-            report["whole_driver"] = whole_driver_pass(applier, c_files, project, kernel_range, fallbacks)
+            report["whole_driver"] = whole_driver()
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
             report["campaigns"].append(entry)
@@ -171,75 +200,125 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     report["idempotent"] = not offenders
     report["problems"] += [f"{relpath}: not idempotent: {path} changes it again; kept as the other rules "
                            f"left it [{path}]" for relpath, paths in sorted(offenders.items()) for path in paths]
-    report["shims"] = compat_shims(applier, texts, kernel_range, histories)
 
-    # write OUT whole in a scratch directory first: an error leaves OUT as it was
+
+@dataclass
+class Conversion:
+    """What the rules did to a directory, for the steps that write OUT."""
+    applier: Applier
+    source: SourceDir
+    campaign_rules: list
+    histories: dict
+    project: kernel_versions.Project
+    kernel_range: kernel_versions.KernelRange
+    texts: dict  # the original .c/.h files
+    report: dict  # filled in as OUT is written
+
+
+def write_whole(out: Path, fill) -> None:
+    """fill(scratch) writes OUT's content in a scratch directory beside it,
+    which then replaces OUT: an error leaves OUT as it was."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=".y2038-convert-", dir=out.parent))
     try:
-        for relpath in source.files:
-            (scratch / relpath).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source.src / relpath, scratch / relpath)
-        changed = {f: c for f, c in applier.current.items() if c != (source.src / f).read_bytes()}
-        for relpath in changed:  # the accessors' header, where the file has no way to it
-            changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
-        report["compat_header"] = add_compat_header(changed, source, kernel_range, fallbacks)
-        for relpath, content in changed.items():
-            (scratch / relpath).write_bytes(content)
-        left, hazards = [], []
-        every_rule = [rule for _, rules in campaign_rules for rule in rules]
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            reported = list(pool.map(lambda rule: still_reported(applier, rule, scratch, c_files, timeout),
-                                     every_rule))
-        for rule, lines in zip(every_rule, reported):
-            (hazards if not rule.patch_mode else left).extend(f"{line} [{rule.relpath}]" for line in lines)
-        for entry in report["campaigns"]:
-            for rec in entry["rules"]:
-                for lines in rec["left"].values():
-                    left.extend(f"{line} [{rec['path']}]" for line in lines)
-                for relpath, detail in {**rec["timeouts"], **rec["failed"]}.items():
-                    report["problems"].append(f"{relpath}: not converted by this rule: spatch: {detail} "
-                                              f"[{rec['path']}]")
-        kept, refused = [], []
-        for path, files in sorted(applier.refused.items()):
-            for relpath, decisions in sorted(files.items()):
-                for d in decisions:
-                    line = f"{relpath}:{d.line}: {d.reason} [{path}]"
-                    (kept if d.kept_for_older else refused).append(line)
-        report["changed"] = sorted(changed)
-        samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
-        report["version_check"] = [f"{relpath}: {problem}" for relpath in sorted(changed) if relpath in texts
-                                   and relpath not in project.problems
-                                   for problem in api_availability.unavailable_uses(
-                                       texts[relpath], changed[relpath].decode(errors="replace"), project,
-                                       samples, [*histories.values(), WHOLE_DRIVER_HISTORY],
-                                       set(report["compat_header"]["names"]))]
-        report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
-        report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
-        decided = {(relpath, d.line, path) for path, files in applier.refused.items()
-                   for relpath, decisions in files.items() for d in decisions}
-        for kept in report.get("whole_driver", {}).get("kept", []):
-            # still declared with the old type once every rule ran: left
-            if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
-                             applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
-                left.append(f"{kept['why']} [whole-driver]")
-        report["left"] = sorted({line for line in left
-                                 if not for_older_kernels(line, applier, project, kernel_range, histories)
-                                 and not already_listed(line, decided)}, key=sort_key)
-        report["hazards"] = sorted(set(hazards), key=sort_key)
-        (scratch / OUTPUTS[0]).write_text("".join(
-            unified_diff(f, (source.src / f).read_bytes() if f in source.files else None, changed[f])
-            for f in sorted(changed)))
-        (scratch / OUTPUTS[1]).write_text(report_text(report))
-        write_json(scratch / OUTPUTS[2], report)
+        fill(scratch)
         if out.exists():
             shutil.rmtree(out)
         scratch.rename(out)
     finally:
         if scratch.exists():
             shutil.rmtree(scratch)
-    return report
+
+
+def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeout: int) -> None:
+    """The converted copy, then what is left in it, and the three reports."""
+    source, report = conv.source, conv.report
+    for relpath in source.files:
+        (scratch / relpath).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source.src / relpath, scratch / relpath)
+    changed = {f: c for f, c in conv.applier.current.items() if c != (source.src / f).read_bytes()}
+    for relpath in changed:  # the accessors' header, where the file has no way to it
+        changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
+    report["compat_header"] = add_compat_header(changed, source, conv.kernel_range, fallbacks)
+    for relpath, content in changed.items():
+        (scratch / relpath).write_bytes(content)
+    left, hazards = still_left(conv, scratch, jobs, timeout)
+    kept, refused = version_decisions(conv.applier)
+    report["changed"] = sorted(changed)
+    report["version_check"] = version_check(conv, changed)
+    report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
+    report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
+    report["left"] = left_by_hand(conv, left)
+    report["hazards"] = sorted(set(hazards), key=sort_key)
+    (scratch / OUTPUTS[0]).write_text("".join(
+        unified_diff(f, (source.src / f).read_bytes() if f in source.files else None, changed[f])
+        for f in sorted(changed)))
+    (scratch / OUTPUTS[1]).write_text(report_text(report))
+    write_json(scratch / OUTPUTS[2], report)
+
+
+def still_left(conv: Conversion, scratch: Path, jobs: int, timeout: int):
+    """(left, hazards): the report-mode lines of every rule over the
+    converted copy, and the sites the patch rules listed as left; a rule's
+    timeouts and failures go to the problems."""
+    left, hazards = [], []
+    every_rule = [rule for _, rules in conv.campaign_rules for rule in rules]
+    c_files = list(conv.texts)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        reported = list(pool.map(lambda rule: still_reported(conv.applier, rule, scratch, c_files, timeout),
+                                 every_rule))
+    for rule, lines in zip(every_rule, reported):
+        (hazards if not rule.patch_mode else left).extend(f"{line} [{rule.relpath}]" for line in lines)
+    for entry in conv.report["campaigns"]:
+        for rec in entry["rules"]:
+            for lines in rec["left"].values():
+                left.extend(f"{line} [{rec['path']}]" for line in lines)
+            for relpath, detail in {**rec["timeouts"], **rec["failed"]}.items():
+                conv.report["problems"].append(f"{relpath}: not converted by this rule: spatch: {detail} "
+                                               f"[{rec['path']}]")
+    return left, hazards
+
+
+def version_decisions(applier):
+    """(kept, refused): the site filter's decisions as report lines, kept
+    for older kernels or refused for want of a newer one."""
+    kept, refused = [], []
+    for path, files in sorted(applier.refused.items()):
+        for relpath, decisions in sorted(files.items()):
+            for d in decisions:
+                line = f"{relpath}:{d.line}: {d.reason} [{path}]"
+                (kept if d.kept_for_older else refused).append(line)
+    return kept, refused
+
+
+def version_check(conv: Conversion, changed: dict) -> list:
+    """The compile-free check: names a kernel of the range would compile
+    in a changed file and lacks."""
+    project, texts = conv.project, conv.texts
+    samples = kernel_versions.samples_for(project.tested, conv.kernel_range.lo, conv.kernel_range.hi)
+    return [f"{relpath}: {problem}" for relpath in sorted(changed) if relpath in texts
+            and relpath not in project.problems
+            for problem in api_availability.unavailable_uses(
+                texts[relpath], changed[relpath].decode(errors="replace"), project,
+                samples, [*conv.histories.values(), WHOLE_DRIVER_HISTORY],
+                set(conv.report["compat_header"]["names"]))]
+
+
+def left_by_hand(conv: Conversion, left: list) -> list:
+    """The left lines, with the whole-driver groups still declared with the
+    old type, less what older kernels keep and what the version check listed."""
+    applier = conv.applier
+    decided = {(relpath, d.line, path) for path, files in applier.refused.items()
+               for relpath, decisions in files.items() for d in decisions}
+    for kept in conv.report.get("whole_driver", {}).get("kept", []):
+        # still declared with the old type once every rule ran: left
+        if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
+                         applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
+            left.append(f"{kept['why']} [whole-driver]")
+    return sorted({line for line in left
+                   if not for_older_kernels(line, applier, conv.project, conv.kernel_range, conv.histories)
+                   and not already_listed(line, decided)}, key=sort_key)
 
 
 # timekeeping accessors the rules write, declared in <linux/timekeeping.h>
@@ -388,13 +467,14 @@ def compat_shims(applier, texts, kernel_range, histories) -> list:
     return found
 
 
-def add_verification(out: Path, checked: dict) -> None:
-    """The build check's result into OUT's report (json and text)."""
-    from ..verification.module_verify import text
+def add_verification(out: Path, checked: dict, checked_text: str) -> None:
+    """The build check's result into OUT's report: checked into the json,
+    checked_text (as the check writes it) after the text.  The caller runs
+    the check: conversion does not depend on verification."""
     data = json.loads((out / OUTPUTS[2]).read_text())
     data["verify"] = checked
     write_json(out / OUTPUTS[2], data)
-    (out / OUTPUTS[1]).write_text(report_text(data) + "\n" + text(checked))
+    (out / OUTPUTS[1]).write_text(report_text(data) + "\n" + checked_text)
 
 
 def sort_key(line: str):

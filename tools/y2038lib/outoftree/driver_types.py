@@ -30,6 +30,7 @@ code alone.
 import re
 from dataclasses import dataclass, field
 
+from ..csource import blank_comments_and_literals
 from ..engine.text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
@@ -73,12 +74,6 @@ SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.value
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
-def blank(text: str) -> str:
-    """Comments, strings and character literals as spaces (offsets kept)."""
-    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
-
-
 @dataclass
 class Candidate:
     kind: str  # field, global, local, param
@@ -94,13 +89,6 @@ class Candidate:
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
-
-
-@dataclass
-class Cluster:
-    members: list
-    edits: list = field(default_factory=list)  # (relpath, start, end, new)
-    refused: str = ""
 
 
 def line_of(text: str, offset: int) -> int:
@@ -147,88 +135,100 @@ def functions(code: str):
 
 
 def find_candidates(texts: dict):
+    """([Candidate], {struct name: why it reaches user space})."""
     candidates, abi_structs = [], {}
     for relpath, text in texts.items():
-        code = blank(text)
+        code = blank_comments_and_literals(text)
         for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
-        if "/uapi/" in f"/{relpath}":
-            continue
-        funcs = functions(code)
-        macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
-        for m in DECLARATION.finditer(code):
-            rest = code[m.end():]
-            decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", rest)
-            if not decl:
-                continue
-            pointer, name, array, end = decl.group(1), decl.group(2), decl.group(3), decl.group(4)
-            if array:
-                continue
-            kind, scope, function = None, None, ""
-            macro = [span for span in macros if span[0] <= m.start() < span[1]]
-            if macro:
-                if pointer or end == ")":
-                    continue
-                candidates.append(Candidate("local", name, m.group(1), relpath, (m.start(), m.end()), macro[0],
-                                            "#define", m.start(), False, None, True))
-                continue
-            inside = [f for f in funcs if f[1] <= m.start() <= f[2]]
-            body = [f for f in funcs if f[3] < m.start() < f[4]]
-            if inside and inside[0][0] in SHIM_NAMES:
-                continue  # the code's own do_gettimeofday() & co: a compat shim, never rewritten
-            if inside:
-                kind, scope, function = "param", (inside[0][3], inside[0][4]), inside[0][0]
-            elif body:
-                if pointer:
-                    continue
-                kind, scope, function = "local", (body[0][3], body[0][4]), body[0][0]
-            else:
-                depth = code[:m.start()].count("{") - code[:m.start()].count("}")
-                if end == ")":
-                    continue  # a prototype's parameter
-                if depth > 0:
-                    # a field only right inside a struct's own braces
-                    struct = re.findall(r"\b(?:struct|union)\s+(\w+)?\s*\{[^{}]*$", code[:m.start()])
-                    if pointer or not struct:
-                        continue
-                    kind = "field"
-                    function = struct[-1] if struct else ""
-                else:
-                    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, m.start()):m.start()]):
-                        continue
-                    kind = "global"
-            init = None
-            if end == "=" and kind in ("local", "global"):
-                value_start = m.end() + decl.end()
-                stop = value_start
-                depth = 0
-                while stop < len(code) and not (code[stop] in ",;" and depth == 0):
-                    depth += code[stop] in "({[" and 1 or (code[stop] in ")}]" and -1 or 0)
-                    stop += 1
-                init = (value_start, stop)
-            line_start = code.rfind("\n", 0, m.start()) + 1
-            static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
-            candidates.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
-                                        function, m.start(), bool(pointer), init, static=static))
-            # more declarators in the same declaration: struct timespec a, b = x;
-            primary = len(candidates) - 1
-            if kind in ("local", "global") and (end == "," or init):
-                stop = code.find(";", m.end())
-                first_end = init[1] if init else m.end() + decl.end() - 1
-                pos = first_end
-                for piece in split_args(code[first_end:stop])[1:] if code[first_end:stop].lstrip().startswith(",") \
-                        else []:
-                    pos = code.index(piece, pos)
-                    d = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(=)?", piece)
-                    if not d or d.group(1) or d.group(3):
-                        candidates[primary].mixed = True  # a pointer or an array declared alongside
-                        continue
-                    extra_init = (pos + d.end(), pos + len(piece)) if d.group(4) else None
-                    candidates.append(Candidate(kind, d.group(2), m.group(1), relpath, (m.start(), m.end()), scope,
-                                                function, pos + d.start(2), False, extra_init, static=static))
-                    pos += len(piece)
+        if "/uapi/" not in f"/{relpath}":
+            candidates += file_candidates(relpath, code)
     return candidates, abi_structs
+
+
+def file_candidates(relpath: str, code: str) -> list:
+    """The candidates declared in one file (code: blanked)."""
+    found = []
+    funcs = functions(code)
+    macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
+    for m in DECLARATION.finditer(code):
+        decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
+        if not decl or decl.group(3):  # an array stays
+            continue
+        pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
+        macro = [span for span in macros if span[0] <= m.start() < span[1]]
+        if macro:
+            if not pointer and end != ")":
+                found.append(Candidate("local", name, m.group(1), relpath, (m.start(), m.end()), macro[0],
+                                       "#define", m.start(), False, None, True))
+            continue
+        placed = placement(code, m.start(), funcs, pointer, end)
+        if not placed:
+            continue
+        kind, scope, function = placed
+        init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
+        found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
+                               function, m.start(), bool(pointer), init, static=static))
+        if kind in ("local", "global") and (end == "," or init):
+            found += more_declarators(code, m.end() + decl.end() - 1, found[-1])
+    return found
+
+
+def placement(code: str, start: int, funcs, pointer: str, end: str):
+    """(kind, scope, function) of a declaration at start, None where it is
+    no candidate (a shim's parameter, a pointer outside a parameter list, a
+    prototype's parameter, an extern)."""
+    inside = [f for f in funcs if f[1] <= start <= f[2]]
+    body = [f for f in funcs if f[3] < start < f[4]]
+    if inside and inside[0][0] in SHIM_NAMES:
+        return None  # the code's own do_gettimeofday() & co: a compat shim, never rewritten
+    if inside:
+        return "param", (inside[0][3], inside[0][4]), inside[0][0]
+    if body:
+        return None if pointer else ("local", (body[0][3], body[0][4]), body[0][0])
+    if end == ")":
+        return None  # a prototype's parameter
+    if code[:start].count("{") - code[:start].count("}") > 0:
+        # a field only right inside a struct's own braces
+        struct = re.findall(r"\b(?:struct|union)\s+(\w+)?\s*\{[^{}]*$", code[:start])
+        return None if pointer or not struct else ("field", None, struct[-1])
+    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
+        return None
+    return "global", None, ""
+
+
+def initialiser(code: str, value_start: int) -> tuple:
+    """(start, end) of the value from value_start to the ',' or ';' that ends it."""
+    stop = value_start
+    depth = 0
+    while stop < len(code) and not (code[stop] in ",;" and depth == 0):
+        depth += code[stop] in "({[" and 1 or (code[stop] in ")}]" and -1 or 0)
+        stop += 1
+    return value_start, stop
+
+
+def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
+    """The other declarators of primary's declaration (struct timespec a,
+    b = x;), as candidates like it; a pointer or an array among them marks
+    primary mixed."""
+    found = []
+    stop = code.find(";", primary.decl[1])
+    first_end = primary.init[1] if primary.init else name_end
+    pos = first_end
+    for piece in split_args(code[first_end:stop])[1:] if code[first_end:stop].lstrip().startswith(",") else []:
+        pos = code.index(piece, pos)
+        d = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(=)?", piece)
+        if not d or d.group(1) or d.group(3):
+            primary.mixed = True  # a pointer or an array declared alongside
+            continue
+        extra_init = (pos + d.end(), pos + len(piece)) if d.group(4) else None
+        found.append(Candidate(primary.kind, d.group(2), primary.type, primary.relpath, primary.decl, primary.scope,
+                               primary.function, pos + d.start(2), False, extra_init, static=primary.static))
+        pos += len(piece)
+    return found
 
 
 USE_MEMBER = re.compile(r"\s*(?:\.|->)\s*(tv_sec|tv_nsec|tv_usec)\b")
@@ -277,7 +277,7 @@ def expression_start(code: str, end: int) -> int:
 class Analysis:
     def __init__(self, texts: dict):
         self.texts = texts
-        self.code = {p: blank(t) for p, t in texts.items()}
+        self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
         self.candidates, self.abi_structs = find_candidates(texts)
         self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate
@@ -427,103 +427,17 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     a = Analysis(texts)
     if not a.candidates:
         return {}, [], []
-    parent = list(range(len(a.candidates)))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def union(x, y):
-        parent[find(x)] = find(y)
-
-    edits = {n: [] for n in range(len(a.candidates))}
-    problems = {}
-    abi = set()  # fields of structures that reach user space
-    exported = {}  # candidate -> the EXPORT_SYMBOL'd function whose parameter it is
-    by_name = {}
-    for n, c in enumerate(a.candidates):
-        by_name.setdefault((c.kind, c.name), []).append(n)
-    shared = {}
-    for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
-        union(n, shared.setdefault((c.relpath, c.decl), n))
-    for n, c in enumerate(a.candidates):
-        struct = c.function if c.kind == "field" else ""
-        if c.kind == "field" and struct in a.abi_structs:
-            problems.setdefault(n, a.abi_structs[struct] + f" (field {c.name})")
-            abi.add(n)
-            continue
-        if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
-            for other in by_name[("field", c.name)]:
-                union(n, other)
-        if c.mixed:
-            problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.position)}: declared together "
-                                   f"with a pointer or an array of the same type")
-        if c.kind == "param":
-            for relpath, start, member in a.function_used_as_value(c.function):
-                if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
-                    edits[n].append((relpath, start, start + len(member), OPS_64[member]))
-                    continue
-                if EXPORTED.search(a.code[relpath][max(0, start - 40):start]):
-                    if a.called(c.function):  # the driver's own helper: its callers here change with it
-                        exported.setdefault(n, c.function)
-                    else:
-                        problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is "
-                                               f"exported and not called here: its type is other modules' interface")
-                    continue
-                problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
-                                       f"as a callback: its type is an interface (a kernel ops structure's, say)")
-        if c.init:
-            why = classify_initialiser(a, c, n, edits, union)
-            if why:
-                problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.init[0])}: {why}")
-        for relpath, start, end in a.uses(c):
-            why = classify(a, c, n, relpath, start, end, edits, union)
-            if why:
-                problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
-    clusters = {}
-    for n in range(len(a.candidates)):
-        clusters.setdefault(find(n), []).append(n)
-    new_texts, converted, kept = {}, [], []
-    per_file = {}
-    for root, members in sorted(clusters.items()):
-        if all(a.candidates[m].kind == "local" and not a.candidates[m].in_macro and not a.candidates[m].static
-               for m in members) and \
-                not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (a.candidates[m].relpath,
-                                                                               a.candidates[m].decl)) > 1
-                        for m in members) and \
-                not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]):
+    links = Links(len(a.candidates))
+    found = examine(a, links)
+    converted, kept, per_file = [], [], {}
+    for _, members in sorted(links.groups().items()):
+        if owned_by_per_file_rules(a, members, found.edits):
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
-        names = ", ".join(sorted({f"{a.candidates[m].kind} {a.candidates[m].name}" for m in members}))
-        refused = [problems[m] for m in members if m in problems]
-        cluster_edits = [e for m in members for e in edits[m]]
-        for m in members:
-            c = a.candidates[m]
-            cluster_edits.append((c.relpath, c.decl[0], c.decl[1], "struct timespec64"))
-        if not refused:
-            blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
-                       if not allowed(p, line_of(texts[p], s), new)]
-            if blocked:
-                refused = [f"{blocked[0]}: the kernel range does not allow this change"]
-        if refused and all(m in abi for m in members):
-            boundary, why = boundary_edits(a, [a.candidates[m] for m in members])
-            if boundary is not None and all(allowed(p, line_of(texts[p], st), new) for p, st, _, new in boundary):
-                converted.append(f"{names} (an ABI: kept at its size, filled from a timespec64)")
-                for e in boundary:
-                    per_file.setdefault(e[0], set()).add(e[1:])
-                continue
-            refused = [f"{refused[0]}; {why}" if why else refused[0]]
-        if refused:
-            kept.append({"why": f"{refused[0]} [{names}: kept as struct {a.candidates[members[0]].type}]",
-                         "names": sorted({(a.candidates[m].relpath, a.candidates[m].name) for m in members})})
-            continue
-        changed_exports = sorted({exported[m] for m in members if m in exported})
-        converted.append(names + "".join(f" (exported: modules outside the directory that call {f}() "
-                                         f"must change with it)" for f in changed_exports))
-        cluster_edits += prototype_edits(a, [a.candidates[m] for m in members if a.candidates[m].kind == "param"])
+        outcome, what, cluster_edits = settle(a, texts, members, found, allowed)
+        (converted if outcome == "converted" else kept).append(what)
         for e in cluster_edits:
             per_file.setdefault(e[0], set()).add(e[1:])
+    new_texts = {}
     for relpath, file_edits in per_file.items():
         text = texts[relpath]
         for start, end, new in sorted(file_edits, reverse=True):
@@ -532,60 +446,145 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     return new_texts, converted, kept
 
 
+class Links:
+    """Candidates linked by assignment, helpers or calls (union-find over
+    their indexes): each group converts together or not at all."""
+
+    def __init__(self, count: int):
+        self.parent = list(range(count))
+
+    def find(self, x: int) -> int:
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, x: int, y: int) -> None:
+        self.parent[self.find(x)] = self.find(y)
+
+    def groups(self) -> dict:
+        """{root: [members, in index order]}."""
+        groups = {}
+        for n in range(len(self.parent)):
+            groups.setdefault(self.find(n), []).append(n)
+        return groups
+
+
+@dataclass
+class Findings:
+    """What reading every candidate's uses found, by candidate index."""
+    edits: dict  # n -> [(relpath, start, end, new)]
+    problems: dict = field(default_factory=dict)  # n -> the first reason it cannot convert
+    abi: set = field(default_factory=set)  # fields of structures that reach user space
+    exported: dict = field(default_factory=dict)  # n -> the EXPORT_SYMBOL'd function whose parameter it is
+
+
+def examine(a, links: Links) -> Findings:
+    """Every use of every candidate classified: the edits it needs, the
+    links it makes, or the reason it keeps its cluster."""
+    found = Findings({n: [] for n in range(len(a.candidates))})
+    by_name = {}
+    for n, c in enumerate(a.candidates):
+        by_name.setdefault((c.kind, c.name), []).append(n)
+    shared = {}
+    for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
+        links.union(n, shared.setdefault((c.relpath, c.decl), n))
+    for n, c in enumerate(a.candidates):
+        if c.kind == "field" and c.function in a.abi_structs:
+            found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
+            found.abi.add(n)
+            continue
+        if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
+            for other in by_name[("field", c.name)]:
+                links.union(n, other)
+        if c.mixed:
+            found.problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.position)}: declared together "
+                                         f"with a pointer or an array of the same type")
+        if c.kind == "param":
+            examine_function_uses(a, c, n, found)
+        if c.init:
+            why = classify_initialiser(a, c, n, found.edits, links.union)
+            if why:
+                found.problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.init[0])}: {why}")
+        for relpath, start, end in a.uses(c):
+            why = classify(a, c, n, relpath, start, end, found.edits, links.union)
+            if why:
+                found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
+    return found
+
+
+def examine_function_uses(a, c, n, found: Findings) -> None:
+    """A parameter's function used as a value: an ops member with a
+    timespec64 form, an export (its callers here change with it), or a
+    callback whose type is an interface."""
+    for relpath, start, member in a.function_used_as_value(c.function):
+        if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
+            found.edits[n].append((relpath, start, start + len(member), OPS_64[member]))
+            continue
+        if EXPORTED.search(a.code[relpath][max(0, start - 40):start]):
+            if a.called(c.function):  # the driver's own helper: its callers here change with it
+                found.exported.setdefault(n, c.function)
+            else:
+                found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is "
+                                             f"exported and not called here: its type is other modules' interface")
+            continue
+        found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
+                                     f"as a callback: its type is an interface (a kernel ops structure's, say)")
+
+
+def owned_by_per_file_rules(a, members, edits) -> bool:
+    """Locals of one declaration each, with no edit only this pass makes."""
+    cands = [a.candidates[m] for m in members]
+    return all(c.kind == "local" and not c.in_macro and not c.static for c in cands) and \
+        not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
+        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m])
+
+
+def settle(a, texts, members, found: Findings, allowed):
+    """How one cluster ends: ("converted", its description, its edits) or
+    ("kept", {"why", "names"}, [])."""
+    cands = [a.candidates[m] for m in members]
+    names = ", ".join(sorted({f"{c.kind} {c.name}" for c in cands}))
+    refused = [found.problems[m] for m in members if m in found.problems]
+    cluster_edits = [e for m in members for e in found.edits[m]]
+    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands]
+    if not refused:
+        blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
+                   if not allowed(p, line_of(texts[p], s), new)]
+        if blocked:
+            refused = [f"{blocked[0]}: the kernel range does not allow this change"]
+    if refused and all(m in found.abi for m in members):
+        boundary, why = boundary_edits(a, cands)
+        if boundary is not None and all(allowed(p, line_of(texts[p], st), new) for p, st, _, new in boundary):
+            return "converted", f"{names} (an ABI: kept at its size, filled from a timespec64)", boundary
+        refused = [f"{refused[0]}; {why}" if why else refused[0]]
+    if refused:
+        return "kept", {"why": f"{refused[0]} [{names}: kept as struct {cands[0].type}]",
+                        "names": sorted({(c.relpath, c.name) for c in cands})}, []
+    changed_exports = sorted({found.exported[m] for m in members if m in found.exported})
+    description = names + "".join(f" (exported: modules outside the directory that call {f}() "
+                                  f"must change with it)" for f in changed_exports)
+    return "converted", description, cluster_edits + prototype_edits(a, [c for c in cands if c.kind == "param"])
+
+
 def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
-    expr = code[expr_start:end]
-    after = code[end:end + 200]
-    member = USE_MEMBER.match(after)
+    member = USE_MEMBER.match(code[end:end + 200])
     if member:
-        name = member.group(1)
-        m_start, m_end = end + member.start(1), end + member.end(1)
-        if name == "tv_usec":
-            if c.type != "timeval":
-                return "tv_usec of a timespec"
-            written = re.match(r"\s*(=(?!=)|\+=|-=)", code[m_end:])
-            if written and not code[:expr_start].rstrip().endswith(("&", "++", "--")):
-                return usec_write_edit(code, relpath, m_start, m_end, m_end + written.end(), edits[n])
-            if re.match(r"\s*(\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
-                return "tv_usec written"
-            to_ms = re.match(r"\s*/\s*(1000|USEC_PER_MSEC)\b", code[m_end:])
-            operand = re.search(r"([*/%!~]|\([^()]*\))\s*$", code[:expr_start])  # x * f.tv_usec, (long)f.tv_usec
-            if to_ms and not operand:  # f.tv_usec / 1000: the milliseconds, as do_gettimeofday.cocci writes them
-                edits[n].append((relpath, m_start, m_end + to_ms.end(), "tv_nsec / NSEC_PER_MSEC"))
-                return ""
-            edits[n].append((relpath, m_start, m_end, "tv_nsec / NSEC_PER_USEC"))
-            after_expr = code[m_end:m_end + 3]
-            if re.match(r"\s*[*/%]", after_expr) or operand:  # the quotient keeps its meaning as an operand
-                edits[n][-1] = (relpath, expr_start, m_end, f"({a.texts[relpath][expr_start:m_start]}tv_nsec / NSEC_PER_USEC)")
-            return ""
-        call = enclosing_call(code, expr_start)
-        if name == "tv_sec" and call and PRINTS.match(call[0]):
-            return print_edit(a, relpath, call, expr_start, m_end, edits[n])
-        return ""
+        return member_use(a, c, relpath, expr_start, member.group(1), end + member.start(1), end + member.end(1),
+                          edits[n])
     before = code[:expr_start].rstrip()
     call = enclosing_call(code, expr_start)
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
     if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
-        value_start = end + code[end:].index("=") + 1
-        stop = code.find(";", value_start)
-        m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
-        if m and m.group(1) in VALUES and c.type == "timespec":
-            vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
-            edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
-            if m.group(1) in ("timespec_sub", "timespec_add"):
-                return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
-            return ""
-        return link_value(a, c, n, relpath, value_start, stop, union)
+        return stored_through(a, c, n, relpath, end, edits, union)
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
-        amp = len(before) - 1
-        inner_call = enclosing_call(code, amp)
-        if inner_call is None and before[:-1].rstrip().endswith("("):
-            return "address taken"
+        inner_call = enclosing_call(code, len(before) - 1)
         if inner_call:
             return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
         return "address taken"
@@ -597,20 +596,82 @@ def classify(a, c, n, relpath, start, end, edits, union):
             if inner_call:
                 return handed_to(a, c, n, relpath, inner_call, edits, union)
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
-        value_start = end + code[end:].index("=") + 1
-        stop = code.find(";", value_start)
-        value = code[value_start:stop].strip()
-        m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
-        if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
-                and c.type == "timespec" and before.endswith((";", "{", "}")):
-            edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
-            return ""
-        if m and m.group(1) in VALUES and c.type == "timespec":
-            vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
-            edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
-            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
-                if m.group(1) in ("timespec_sub", "timespec_add") else ""
-        return link_value(a, c, n, relpath, value_start, stop, union)
+        return assigned(a, c, n, relpath, before, expr_start, end, edits, union)
+    return used_in_expression(a, c, n, relpath, before, call, end, edits, union)
+
+
+def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
+    """x.tv_sec, x.tv_nsec, x.tv_usec (name, at m_start..m_end)."""
+    code = a.code[relpath]
+    if name == "tv_usec":
+        return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
+    call = enclosing_call(code, expr_start)
+    if name == "tv_sec" and call and PRINTS.match(call[0]):
+        return print_edit(a, relpath, call, expr_start, m_end, out)
+    return ""
+
+
+def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
+    """x.tv_usec of a timeval: read as tv_nsec / NSEC_PER_USEC (or the
+    milliseconds as tv_nsec / NSEC_PER_MSEC), written as tv_nsec."""
+    code = a.code[relpath]
+    if c.type != "timeval":
+        return "tv_usec of a timespec"
+    written = re.match(r"\s*(=(?!=)|\+=|-=)", code[m_end:])
+    if written and not code[:expr_start].rstrip().endswith(("&", "++", "--")):
+        return usec_write_edit(code, relpath, m_start, m_end, m_end + written.end(), out)
+    if re.match(r"\s*(\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
+        return "tv_usec written"
+    to_ms = re.match(r"\s*/\s*(1000|USEC_PER_MSEC)\b", code[m_end:])
+    operand = re.search(r"([*/%!~]|\([^()]*\))\s*$", code[:expr_start])  # x * f.tv_usec, (long)f.tv_usec
+    if to_ms and not operand:  # f.tv_usec / 1000: the milliseconds, as do_gettimeofday.cocci writes them
+        out.append((relpath, m_start, m_end + to_ms.end(), "tv_nsec / NSEC_PER_MSEC"))
+        return ""
+    out.append((relpath, m_start, m_end, "tv_nsec / NSEC_PER_USEC"))
+    after_expr = code[m_end:m_end + 3]
+    if re.match(r"\s*[*/%]", after_expr) or operand:  # the quotient keeps its meaning as an operand
+        out[-1] = (relpath, expr_start, m_end, f"({a.texts[relpath][expr_start:m_start]}tv_nsec / NSEC_PER_USEC)")
+    return ""
+
+
+def stored_through(a, c, n, relpath, end, edits, union):
+    """*p = value; through a pointer candidate."""
+    code = a.code[relpath]
+    value_start = end + code[end:].index("=") + 1
+    stop = code.find(";", value_start)
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
+    if m and m.group(1) in VALUES and c.type == "timespec":
+        vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        if m.group(1) in ("timespec_sub", "timespec_add"):
+            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
+        return ""
+    return link_value(a, c, n, relpath, value_start, stop, union)
+
+
+def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
+    """x = value; a statement fill, a value helper, or another value."""
+    code = a.code[relpath]
+    value_start = end + code[end:].index("=") + 1
+    stop = code.find(";", value_start)
+    value = code[value_start:stop].strip()
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
+    if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
+            and c.type == "timespec" and before.endswith((";", "{", "}")):
+        edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
+        return ""
+    if m and m.group(1) in VALUES and c.type == "timespec":
+        vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
+            if m.group(1) in ("timespec_sub", "timespec_add") else ""
+    return link_value(a, c, n, relpath, value_start, stop, union)
+
+
+def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
+    """x as a helper's argument, in sizeof, copied into another candidate
+    (y = x;), or passed to a function: linked or refused."""
+    code = a.code[relpath]
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
         edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
@@ -618,8 +679,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
-    prefix = before
-    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*=\s*\*?$", prefix)
+    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*=\s*\*?$", before)
     if m and code[end:].lstrip().startswith(";"):
         target = link_target(a, relpath, m.start(1), m.end(1))
         if target is not None:
@@ -629,8 +689,6 @@ def classify(a, c, n, relpath, start, end, edits, union):
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
-    if re.match(r"\s*(\.|->)", code[end:]) or before.endswith(("return", "*")):
-        return "used as a whole value"
     return "used as a whole value"
 
 
@@ -793,7 +851,6 @@ def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
 def print_edit(a, relpath, call, expr_start, m_end, out):
     """tv_sec printed: its conversion in the format becomes %lld."""
     name, open_, close, idx = call
-    code = a.code[relpath]
     text = a.texts[relpath]
     args = split_args(text[open_ + 1:close])
     fmt_index = next((i for i, arg in enumerate(args) if re.search(r'"', arg)), None)

@@ -20,6 +20,8 @@ ends, tells every kernel of the range.
 import re
 from dataclasses import dataclass
 
+from ..csource import blank_comments
+
 NEWEST_PACKAGED = "6.12"  # linux-source-6.12: the default upper end of a range
 
 
@@ -78,7 +80,7 @@ class ExprError(ValueError):
 
 def tokenize(text: str):
     tokens, pos = [], 0
-    text = re.sub(r"/\*.*?\*/|//.*", lambda m: " " * len(m.group(0)), text)
+    text = blank_comments(text)
     while pos < len(text):
         if text[pos:].strip() == "":
             break
@@ -220,59 +222,73 @@ class Evaluator:
         self.macros = macros
         self.cache = {}
 
-    def value(self, node: Node, version: int, env=None, text=""):
+    def value(self, node: Node, version: int, env=None):
+        """The node's value at version (env: a function macro's arguments),
+        or UNKNOWN."""
         kind = node.kind
         if kind == "num":
             return node.value
         if kind == "paren":
-            return self.value(node.args[0], version, env, text)
+            return self.value(node.args[0], version, env)
         if kind == "defined":
             return UNKNOWN
         if kind == "id":
-            if env and node.value in env:
-                return env[node.value]
-            if node.value == "LINUX_VERSION_CODE":
-                return version
-            if node.value in self.macros.objects:
-                return self.value(self.macros.objects[node.value], version)
-            return UNKNOWN
+            return self.name_value(node.value, version, env)
         if kind == "call":
-            args = [self.value(a, version, env, text) for a in node.args]
-            if node.value == "KERNEL_VERSION" and len(args) == 3:
-                return UNKNOWN if UNKNOWN in args else code(*args)
-            if node.value in self.macros.functions:
-                expanded = self.macros.expand_call(node)
-                if expanded:
-                    params, body = expanded
-                    try:
-                        tree = self.parsed(body)
-                    except ExprError:
-                        return UNKNOWN
-                    return self.value(tree, version, dict(zip(params, args)))
-            return UNKNOWN
+            return self.call_value(node, version, env)
         if kind == "unary":
-            inner = self.value(node.args[0], version, env, text)
+            inner = self.value(node.args[0], version, env)
             if inner is UNKNOWN:
                 return UNKNOWN
             return {"!": int(not inner), "~": ~inner, "-": -inner, "+": inner}[node.value]
         if kind == "ternary":
-            cond = self.value(node.args[0], version, env, text)
+            cond = self.value(node.args[0], version, env)
             if cond is UNKNOWN:
-                yes, no = (self.value(a, version, env, text) for a in node.args[1:])
+                yes, no = (self.value(a, version, env) for a in node.args[1:])
                 return yes if yes == no else UNKNOWN
-            return self.value(node.args[1] if cond else node.args[2], version, env, text)
+            return self.value(node.args[1] if cond else node.args[2], version, env)
+        return self.binary_value(node, version, env)
+
+    def name_value(self, name: str, version: int, env):
+        if env and name in env:
+            return env[name]
+        if name == "LINUX_VERSION_CODE":
+            return version
+        if name in self.macros.objects:
+            return self.value(self.macros.objects[name], version)
+        return UNKNOWN
+
+    def call_value(self, node: Node, version: int, env):
+        """KERNEL_VERSION(a, b, c), or a function macro expanded."""
+        args = [self.value(a, version, env) for a in node.args]
+        if node.value == "KERNEL_VERSION" and len(args) == 3:
+            return UNKNOWN if UNKNOWN in args else code(*args)
+        if node.value in self.macros.functions:
+            expanded = self.macros.expand_call(node)
+            if expanded:
+                params, body = expanded
+                try:
+                    tree = self.parsed(body)
+                except ExprError:
+                    return UNKNOWN
+                return self.value(tree, version, dict(zip(params, args)))
+        return UNKNOWN
+
+    def binary_value(self, node: Node, version: int, env):
+        """&& and || decided by either side where one decides; the other
+        operators need both."""
         op = node.value
-        left = self.value(node.args[0], version, env, text)
+        left = self.value(node.args[0], version, env)
         if op in ("&&", "||"):
             if left is not UNKNOWN and bool(left) == (op == "||"):
                 return int(op == "||")
-            right = self.value(node.args[1], version, env, text)
+            right = self.value(node.args[1], version, env)
             if right is not UNKNOWN and bool(right) == (op == "||"):
                 return int(op == "||")
             if left is UNKNOWN or right is UNKNOWN:
                 return UNKNOWN
             return int(bool(right))
-        right = self.value(node.args[1], version, env, text)
+        right = self.value(node.args[1], version, env)
         if left is UNKNOWN or right is UNKNOWN:
             return UNKNOWN
         try:
@@ -559,58 +575,10 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
     lines = text.split("\n")
     drop, replace, dropped = set(), {}, 0
     for chain in versions.chains:
-        decided = []
-        for branch in chain.branches:
-            if branch.directive == "else":
-                decided.append((1, None))
-            elif branch.expr is None or not project.evaluator.mentions_version(branch.expr):
-                decided.append((None, None))
-            else:
-                const, new, changed = simplified(project.evaluator, branch.expr, branch.text, samples)
-                decided.append((const, new if changed else None))
-        if all(const is None and new is None for (const, new), branch in zip(decided, chain.branches)
-               if branch.directive != "else"):
-            continue  # no version test decided here: an #else alone decides nothing
-        ends = [b.first for b in chain.branches[1:]] + [chain.endif[0]]
-        kept, bare = 0, False
-        for branch, (const, new), end in zip(chain.branches, decided, ends):
-            directive_lines = range(branch.first, branch.last + 1)
-            if bare or const == 0:
-                drop.update(range(branch.first, end))
-                dropped += 1
-                continue
-            if const == 1 and not kept:  # this branch is the whole chain now: its body stays, bare
-                drop.update(directive_lines)
-                bare = True
-                continue
-            if const == 1:
-                word, cond = "else", None
-            else:
-                word = branch.directive
-                if word == "elif" and not kept:
-                    word = "if"
-                cond = new if new is not None else branch.text
-            if branch.directive == "else" and word == "else":
-                pass  # an #else that stays one keeps its line, comment and all
-            elif const == 1 or new is not None or word != branch.directive:
-                replace[branch.first] = (word, cond)
-                drop.update(directive_lines[1:])
-            kept += 1
-            if const == 1:  # an #else now: what follows is dead
-                for later, later_end in zip(chain.branches[chain.branches.index(branch) + 1:],
-                                            ends[chain.branches.index(branch) + 1:]):
-                    drop.update(range(later.first, later_end))
-                    dropped += 1
-                break
-        if bare or not kept:
-            drop.update(range(chain.endif[0], chain.endif[1] + 1))
-    for n in sorted(drop):  # unifdef -B: a removed section takes one of the blank lines around it
-        if n - 1 not in drop and n - 1 >= 1 and not lines[n - 2].strip():
-            end = n
-            while end + 1 in drop:
-                end += 1
-            if end + 1 <= len(lines) and not lines[end].strip():
-                drop.add(end + 1)
+        decided = chain_decisions(chain, project.evaluator, samples)
+        if decided:
+            dropped += resolve_chain(chain, decided, drop, replace)
+    drop_one_blank_line_each(lines, drop)
     out = []
     for n, line in enumerate(lines, 1):
         if n in drop:
@@ -622,6 +590,75 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
             continue
         out.append(line)
     return "\n".join(out), dropped
+
+
+def chain_decisions(chain, evaluator, samples):
+    """[(constant or None, simplified condition or None)] for each branch
+    of the chain; None where no version test decides anything in it."""
+    decided = []
+    for branch in chain.branches:
+        if branch.directive == "else":
+            decided.append((1, None))
+        elif branch.expr is None or not evaluator.mentions_version(branch.expr):
+            decided.append((None, None))
+        else:
+            const, new, changed = simplified(evaluator, branch.expr, branch.text, samples)
+            decided.append((const, new if changed else None))
+    if all(const is None and new is None for (const, new), branch in zip(decided, chain.branches)
+           if branch.directive != "else"):
+        return None  # no version test decided here: an #else alone decides nothing
+    return decided
+
+
+def resolve_chain(chain, decided, drop: set, replace: dict) -> int:
+    """The chain's dead branches and spent directives into drop (line
+    numbers), its rewritten directives into replace ({line: (word,
+    condition)}); returns the branches dropped."""
+    ends = [b.first for b in chain.branches[1:]] + [chain.endif[0]]
+    kept, bare, dropped = 0, False, 0
+    for branch, (const, new), end in zip(chain.branches, decided, ends):
+        directive_lines = range(branch.first, branch.last + 1)
+        if bare or const == 0:
+            drop.update(range(branch.first, end))
+            dropped += 1
+            continue
+        if const == 1 and not kept:  # this branch is the whole chain now: its body stays, bare
+            drop.update(directive_lines)
+            bare = True
+            continue
+        if const == 1:
+            word, cond = "else", None
+        else:
+            word = branch.directive
+            if word == "elif" and not kept:
+                word = "if"
+            cond = new if new is not None else branch.text
+        if branch.directive == "else" and word == "else":
+            pass  # an #else that stays one keeps its line, comment and all
+        elif const == 1 or new is not None or word != branch.directive:
+            replace[branch.first] = (word, cond)
+            drop.update(directive_lines[1:])
+        kept += 1
+        if const == 1:  # an #else now: what follows is dead
+            for later, later_end in zip(chain.branches[chain.branches.index(branch) + 1:],
+                                        ends[chain.branches.index(branch) + 1:]):
+                drop.update(range(later.first, later_end))
+                dropped += 1
+            break
+    if bare or not kept:
+        drop.update(range(chain.endif[0], chain.endif[1] + 1))
+    return dropped
+
+
+def drop_one_blank_line_each(lines: list, drop: set) -> None:
+    """unifdef -B: a removed section takes one of the blank lines around it."""
+    for n in sorted(drop):
+        if n - 1 not in drop and n - 1 >= 1 and not lines[n - 2].strip():
+            end = n
+            while end + 1 in drop:
+                end += 1
+            if end + 1 <= len(lines) and not lines[end].strip():
+                drop.add(end + 1)
 
 
 def lines_compiled_at(text: str, project: Project, version: int) -> list:
