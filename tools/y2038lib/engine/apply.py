@@ -11,7 +11,6 @@ commit (made without a checkout) and the stage writes matches.json.
 import difflib
 import fnmatch
 import os
-import re
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +20,7 @@ from . import kconfig, text_rules
 from .layout import keep_blank_after_declarations
 from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
                      unifdef_arguments)
+from ..csource import blank_comments_and_strings
 from ..common import Step, Y2038Error, git_env, progress, run, work_dir, write_json
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -214,7 +214,7 @@ def leftovers(rule, result: dict):
     if not rule.leftover_regex or result["status"] not in ("changed", "unchanged"):
         return []
     text = result.get("output", result["input"])
-    code = blank_comments(text)
+    code = blank_comments_and_strings(text)
     lines = text.splitlines()
     found = []
     for m in rule.leftover_regex.finditer(code):
@@ -225,12 +225,6 @@ def leftovers(rule, result: dict):
     return list(dict.fromkeys(found))
 
 
-C_COMMENT_OR_STRING = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"', re.S)
-
-
-def blank_comments(text: bytes) -> bytes:
-    """C comments and string literals replaced by spaces, newlines kept."""
-    return C_COMMENT_OR_STRING.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), text)
 
 
 def in_scope(relpath: str, rule) -> bool:

@@ -12,11 +12,9 @@ OUT gets a copy of DIR with the converted files, and beside the sources:
 """
 import difflib
 import fnmatch
-import hashlib
 import json
 import re
 import shutil
-import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,7 +22,7 @@ from pathlib import Path
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
-from ..common import REPO, Y2038Error, progress, write_json
+from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 # the whole-driver pass runs before this campaign: its per-file rules then
@@ -41,10 +39,7 @@ class SourceDir:
         self.files = sorted(str(p.relative_to(root)) for p in root.rglob("*")
                             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
                             and p.name not in OUTPUTS)
-        h = hashlib.sha256()
-        for relpath in self.files:
-            h.update(relpath.encode() + b"\0" + (root / relpath).read_bytes())
-        self.baseline = "dir:" + h.hexdigest()
+        self.baseline = "dir:" + digest_stream(f"{r}\0".encode() + (root / r).read_bytes() for r in self.files)
         self.version = root.name
 
     def files_with_tokens(self, tokens, globs) -> dict:
@@ -100,9 +95,8 @@ def still_reported(applier, rule, root: Path, files, timeout: int):
         with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
             groups.write("\n\n".join(todo) + "\n")
             groups.flush()
-            proc = subprocess.run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
-                                   "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
-                                  cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            proc = run(["spatch", "--sp-file", rule.path, "-D", "report", "--very-quiet", "--timeout", timeout,
+                        *rule.options, "--file-groups", groups.name], cwd=root, check=False)
         lines = [line for line in proc.stdout.splitlines() if REPORT_LINE.match(line)]
         for relpath, key in todo.items():
             mine = [line for line in lines if REPORT_LINE.match(line).group("file") == relpath]

@@ -13,7 +13,6 @@ compared between the original and the converted copy.
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..common import Y2038Error, progress, run, work_dir
@@ -31,11 +30,10 @@ def fetch(package: str) -> Path:
         return found[0].parent
     root.mkdir(parents=True, exist_ok=True)
     progress(f"apt-get download {package}")
-    download = lambda: subprocess.run(["apt-get", "download", package], cwd=root, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
+    download = lambda: run(["apt-get", "download", package], cwd=root, check=False, merge_output=True)
     proc = download()
     if proc.returncode != 0 and os.geteuid() == 0:  # package lists never fetched, or stale
-        subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run(["apt-get", "update", "-q"], check=False)
         proc = download()
     debs = sorted(root.glob(f"{package}_*.deb"))
     if proc.returncode != 0 or not debs:

@@ -9,13 +9,12 @@ lines as the tests legacy/<module>/<check>.
 """
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from ..outoftree import convert
 from ..engine import rules
 from ..engine.apply import SPATCH_TIMEOUT
-from ..common import REPO, run
+from ..common import REPO, run, write_atomic
 
 LEGACY_DIR = REPO / "boot-tests" / "legacy-modules"
 SOURCE = LEGACY_DIR / "src"
@@ -63,8 +62,7 @@ def cpio(kernel_src: Path, kos, dest: Path) -> Path:
     listing.write_text("\n".join(spec) + "\n")
     gen = dest.parent / "gen_init_cpio"
     run(["gcc", "-O2", "-o", str(gen), str(kernel_src / "usr" / "gen_init_cpio.c")])
-    with open(dest, "wb") as f:
-        subprocess.run([str(gen), str(listing)], stdout=f, check=True)
+    write_atomic(dest, run([gen, listing], binary=True).stdout)
     return dest
 
 

@@ -8,7 +8,6 @@ converted module must build wherever the original builds, with no error or
 W=1 warning the original does not have; an original that fails and a
 converted module that builds is listed as fixed.
 """
-import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -17,7 +16,7 @@ from .. import deps
 from . import dkms
 from .. import tree as tree_stage
 from .build import ARCHES, Builder, available_arches
-from ..common import Step, Y2038Error, run
+from ..common import Step, Y2038Error, digest, run
 
 DEFAULT_KVERS = ("6.1", "6.12")
 DEFAULT_ARCHES = ("x86_64", "arm")
@@ -64,8 +63,8 @@ def verify(original: Path, converted: Path, kvers=DEFAULT_KVERS, arches=DEFAULT_
                 version, make = prepared_kernel(kver, arch, jobs)
                 key = f"{version} {arch}"
                 with Step(f"verify: {original.name} and its conversion against Linux {key}"):
-                    before = dkms.build(make, original, Path(scratch) / digest(key, "original"))
-                    after = dkms.build(make, converted, Path(scratch) / digest(key, "converted"))
+                    before = dkms.build(make, original, Path(scratch) / digest(key, "original")[:12])
+                    after = dkms.build(make, converted, Path(scratch) / digest(key, "converted")[:12])
                 new_errors = [e for e in after["errors"] if e not in before["errors"]]
                 new_warnings = [w for w in after["warnings"] if w not in before["warnings"]]
                 if before["ok"] and not after["ok"]:
@@ -85,10 +84,6 @@ def verify(original: Path, converted: Path, kvers=DEFAULT_KVERS, arches=DEFAULT_
                                 "verdict": verdict}
     failed = [k for k, r in results.items() if r["verdict"].startswith("fail")]
     return {"builds": results, "verdict": "fail" if failed else "pass"}
-
-
-def digest(*parts) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:12]
 
 
 def text(result: dict) -> str:
