@@ -212,8 +212,8 @@ class SeriesResults(Record):
         by_name = self.patch_named()
         return [by_name[n] for n in posting.patches]
 
-    def built(self, baseline: str) -> BuildSummary:
+    def built(self, baseline: str, series_dir: Path) -> BuildSummary:
         """The build results, if made for this baseline."""
         if not self.build or self.build.baseline != baseline:
-            raise Y2038Error(f"no build results for this baseline in {RESULTS_NAME}: run `tools/y2038 build` first")
+            raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
         return self.build
