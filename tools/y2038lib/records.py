@@ -195,11 +195,20 @@ class SeriesResults(Record):
     unverified: Optional[List[str]] = None  # patches taken out of the postings, with the reason
 
     @classmethod
-    def read(cls, series_dir: Path) -> "SeriesResults":
+    def read(cls, series_dir: Path, redoing: Optional[str] = None) -> "SeriesResults":
+        """redoing: the field of the stage reading it, which it writes anew:
+        that field, if made by another toolkit, is dropped, not an error."""
         path = series_dir / RESULTS_NAME
         data = read_json(path, "series")
         if isinstance(data, dict) and data.get("schema", 1) != SCHEMA:
             raise cls.stale(str(path), f"layout {data['schema']}, this toolkit reads {SCHEMA}")
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "schema"}
+        if redoing and isinstance(data, dict) and data.get(redoing) is not None:
+            try:
+                load(cls.NESTED[redoing], data[redoing], str(path))
+            except Y2038Error:
+                data = {k: v for k, v in data.items() if k != redoing}
         return cls.from_json(data, str(path))
 
     def write(self, series_dir: Path) -> None:
