@@ -12,7 +12,9 @@ gone).  Patches are
 mapped across the two series by subject and files, and shown the way
 `git range-diff` does: "=" same change, "!" changed (with the diff between
 the two diffs), "<" only in the older, ">" only in the newer.  The newer
-series' cover letters carry the summary; results.json gets "compare".
+series' results.json gets "compare" (records.CompareSummary), and so its
+cover letters the summary (covers.py).  It keeps each gone site's fate:
+a machine without the newer tree compares as the one with it did.
 """
 import difflib
 import email
