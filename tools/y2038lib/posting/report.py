@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ..records import SeriesResults
+from ..records import CompareSummary, SeriesResults
 
 HTML_NAME, MARKDOWN_NAME = "review.html", "REVIEW.md"
 C_KEYWORDS = ("auto break case char const continue default do double else enum extern float for goto if "
@@ -101,8 +101,7 @@ def badge(value) -> str:
     return f'<span class="{html.escape(value)}">{html.escape(value)}</span>'
 
 
-def compared(results: SeriesResults) -> str:
-    c = results.compare
+def compared(c: CompareSummary) -> str:
     return (f"Compared with Linux {c.old['version']}: {c.totals['gone_upstream']} sites gone upstream, "
             f"{c.totals['kept']} kept, {c.totals['new']} new.")
 
@@ -120,7 +119,7 @@ def render_html(series: Path, results: SeriesResults) -> str:
            f"<code>series</code>.</p>"]
     out += html_figures(figures(series, results))
     if results.compare:
-        out.append(f"<p>{html.escape(compared(results))}</p>")
+        out.append(f"<p>{html.escape(compared(results.compare))}</p>")
     out += html_matrix(results) + html_postings(results)
     parts = {p.name: patch_parts(series / p.name) for p in results.patches}
     out += html_patch_table(results, parts)
@@ -225,7 +224,7 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
              f"Hazards: {f['hazards']['y2038']} y2038, {f['hazards']['y2106']} y2106 (y2038-hazards.txt).",
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
     if results.compare:
-        lines += [compared(results), ""]
+        lines += [compared(results.compare), ""]
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
     lines += [f"| {s} | " + " | ".join(str(c[k]) for k in campaigns) + " |" for s, c in rows]

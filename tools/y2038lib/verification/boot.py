@@ -313,7 +313,7 @@ class Boots:
         self.root = tree.state / "boot"
         self.root.mkdir(parents=True, exist_ok=True)
         self.legacy_source = self.root / "legacy-converted"
-        self.builders = {}
+        self.builders: dict = {}
 
     def checkout(self, variant) -> Builder:
         """The variant's worktree with its patches: the patched kernel's
@@ -328,10 +328,11 @@ class Boots:
         """The git tree id of the variant's kernel source."""
         if variant == "pristine":
             return tree_id(self.tree, self.tree.baseline)
-        if has_commit(self.tree, self.build.verified_head):
+        head = self.build.verified_head
+        if head and has_commit(self.tree, head):
             # the build stage applied exactly the verified patches, in order, on the
             # baseline (a series built in another work dir has no such commit here)
-            return tree_id(self.tree, self.build.verified_head)
+            return tree_id(self.tree, head)
         return self.checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
 
     def boot(self, variant, arch) -> dict:

@@ -34,7 +34,7 @@ from pathlib import Path
 from .. import deps
 from ..common import REPO, Step, Y2038Error, ccache_dir, digest, git_env, path_key, progress, read_json, run, write_json
 from ..posting import covers
-from ..records import BUILD_PATCH_KEYS, BuildSummary, SeriesResults
+from ..records import BUILD_PATCH_KEYS, BuildSummary, Patch, SeriesResults
 from .platform_arches import platform_arches
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
@@ -384,11 +384,11 @@ def batches(builder, patches, arches: dict):
         yield batch
 
 
-def arches_wanted(patch: dict, src: Path):
+def arches_wanted(patch: Patch, src: Path):
     return sorted({a for f in patch.files for a in arches_for(f, src)} | set(DEFAULT_ARCHES))
 
 
-def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
+def apply_patch(builder, patch: Patch, patch_path: Path, arches: dict):
     """git am one patch; (record, what judge_patch needs) or (record, None)."""
     record = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
               "new_warnings": [], "units": {}}
@@ -574,9 +574,9 @@ def build_stage(tree, series_dir: Path, jobs: int, withdraw, install: bool = Tru
         for key in BUILD_PATCH_KEYS:
             setattr(patch, key, record.get(key))
     keep = [state_path]
-    withdrawn = dict(summary.not_verified)
+    withdrawn = dict(summary.not_verified or {})
     # a posted series (already without them) remembers what was taken out
-    summary.not_verified = {**state.get("withdrawn", {}), **summary.not_verified}
+    summary.not_verified = {**state.get("withdrawn", {}), **withdrawn}
     if withdrawn:
         # not posted: into unverified/, the postings written again without them
         renamed = withdraw(tree, series_dir, results, withdrawn)
@@ -662,10 +662,10 @@ def summarize(patches, state, baseline: str) -> BuildSummary:
 
 def build_text(summary: BuildSummary) -> str:
     arches = "; ".join(f"{a}: " + ", ".join(f"{n} {s}" for s, n in sorted(c.items()))
-                       for a, c in summary.arches.items())
+                       for a, c in (summary.arches or {}).items())
+    compiled, not_verified = summary.lines_compiled or [0, 0], summary.not_verified or {}
     lines = [f"build stage {summary.seconds} s ({summary.config}): {arches}",
-             f"changed lines compiled: {summary.lines_compiled[0]} of {summary.lines_compiled[1]}; "
-             f"verified patches: {len(summary.verified)} of "
-             f"{len(summary.verified) + len(summary.not_verified)}"]
-    lines += [f"  not verified: {name}: {why}" for name, why in summary.not_verified.items()]
+             f"changed lines compiled: {compiled[0]} of {compiled[1]}; "
+             f"verified patches: {len(summary.verified)} of {len(summary.verified) + len(not_verified)}"]
+    lines += [f"  not verified: {name}: {why}" for name, why in not_verified.items()]
     return "\n".join(lines)
