@@ -54,16 +54,19 @@ def planted_series(tree, out: Path, changes) -> list:
                                "-1", commit], env=env, check=True, text=True, stdout=subprocess.PIPE).stdout
         names.append(f"01-t/{Path(name.strip()).name}")
         commits.append(commit)
-    cover = (f"Subject: [PATCH 0/{len(names)}] planted\n\nBuild verification: not run yet.\n\n"
-             "Boot verification: pending.\n\n-- \n")
+    # git format-patch's frame: the text between header and shortlog is for covers.py to fill
+    cover = (f"Subject: [PATCH 0/{len(names)}] planted\n\n*** BLURB HERE ***\n\n"
+             f"T ({len(names)}):\n  time: planted changes\n\n-- \n")
     (out / "01-t" / "0000-cover-letter.patch").write_text(cover)
-    # what the series stage records, so the build stage can write the posting again
+    # what the series stage records (records.SeriesResults), so the build stage can write the posting again
     results = {"baseline": tree.baseline, "version": tree.version, "draft": True, "campaigns": ["planted"],
+               "source": "planted",
                "patches": [{"name": name, "files": [c[0]], "commit": commit, "campaign": "planted",
+                            "subsystem": "TIMEKEEPING", "tree": "", "rules": [], "sites": 1, "site_lines": {},
                             "prefix": "time", "rewrites": 1, "recipients": [],
                             "checkpatch": {"errors": [], "warnings": []}}
                            for name, c, commit in zip(names, changes, commits)],
-               "postings": [{"dir": "01-t", "tree": "", "prefix": "time", "part": 1, "of": 1,
+               "postings": [{"dir": "01-t", "tree": "", "prefix": "time", "part": 1, "of": 1, "route": [],
                              "to": [], "cc": [], "patches": names}]}
     (out / "results.json").write_text(json.dumps(results))
     return names

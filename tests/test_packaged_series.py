@@ -24,12 +24,10 @@ from pathlib import Path
 
 from helpers import REPO, run_cli
 from y2038lib import tree as tree_stage
-from y2038lib.verification.boot import BOOT_SECTION
-from y2038lib.verification.build import BUILD_PATCH_KEYS, BUILD_SECTION
-from y2038lib.common import write_json
-from y2038lib.posting.compare import COMPARE_SECTION
+from y2038lib.posting import covers
 from y2038lib.posting.report import HTML_NAME, MARKDOWN_NAME
-from y2038lib.posting.series import BOOT_PLACEHOLDER, BUILD_PLACEHOLDER, withdraw_unverified
+from y2038lib.posting.series import withdraw_unverified
+from y2038lib.records import BUILD_PATCH_KEYS, SeriesResults
 
 
 AM_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
@@ -41,20 +39,23 @@ def tarball(kver: str) -> Path:
 
 
 def without_verification(series: Path, dest: Path) -> Path:
-    """A copy of a series as the series stage wrote it: what the build and boot
-    stages added to results.json and the cover letters taken out again."""
+    """A copy of a series as the series stage wrote it: what the build, boot
+    and compare stages added to results.json taken out again, and the cover
+    letters rendered from what is left (each committed one must render
+    from the committed results.json as it is, or the copy would hide a
+    hand edit)."""
     shutil.copytree(series, dest, ignore=shutil.ignore_patterns(HTML_NAME, MARKDOWN_NAME))
-    for cover in dest.glob("*/0000-cover-letter.patch"):
-        text = BUILD_SECTION.sub(BUILD_PLACEHOLDER, cover.read_text(), count=1)
-        text = COMPARE_SECTION.sub("", text, count=1)
-        cover.write_text(BOOT_SECTION.sub(BOOT_PLACEHOLDER, text, count=1))
-    results = json.loads((dest / "results.json").read_text())
-    for key in ("build", "boot", "boot_pristine", "compare"):
-        results.pop(key, None)
-    for patch in results["patches"]:
+    results = SeriesResults.read(dest)
+    for posting in results.postings:
+        cover = dest / posting.dir / covers.COVER_NAME
+        if covers.render(cover.read_text(), results, posting, cover) != cover.read_text():
+            raise AssertionError(f"{series / posting.dir / covers.COVER_NAME} is not what its results.json says")
+    results.build = results.boot = results.boot_pristine = results.compare = None
+    for patch in results.patches:
         for key in BUILD_PATCH_KEYS:
-            patch.pop(key, None)
-    write_json(dest / "results.json", results)
+            setattr(patch, key, None)
+    results.write(dest)
+    covers.write_all(dest, results)
     return dest
 
 
@@ -116,11 +117,11 @@ class PackagedSeries:
         # the build stage took out what it could not verify: take the same out of this one
         posted = self.tmp / "posted"
         shutil.copytree(self.first, posted)
-        not_verified = json.loads((committed / "results.json").read_text())["build"]["not_verified"]
-        results = json.loads((posted / "results.json").read_text())
+        not_verified = SeriesResults.read(committed).build.not_verified
+        results = SeriesResults.read(posted)
         if not_verified:
             withdraw_unverified(self.tree, posted, results, not_verified)
-        write_json(posted / "results.json", results)
+        results.write(posted)
         self.assertEqual(tree_diff(stripped, posted), [],
                          "generated series differs from the committed one; regenerate with `make run`")
 

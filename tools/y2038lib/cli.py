@@ -13,33 +13,70 @@ from . import deps, tree
 from .common import Y2038Error
 
 
+# Exit status: what a script or CI job running a stage needs to tell apart.
+OK = 0
+FAILED = 1  # a check failed (a boot verdict FAIL, convert --verify), or an error stopped the stage
+USAGE = 2  # the command line is wrong (argparse's own status)
+PARTIAL = 3  # convert: every file written, some rule could not finish on some file
+EXIT_STATUS = f"""exit status:
+  {OK}  done: every check passed
+  {FAILED}  failed: a check failed (boot verdict FAIL, convert --verify breaking a build), or an error
+     stopped the stage ("y2038: error: ..." on stderr says what to do)
+  {USAGE}  usage: the command line is wrong
+  {PARTIAL}  partial: convert wrote every file, but some rule could not finish on some file (listed)"""
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="y2038", description=(
         "Convert kernel time code to its y2038-safe scalar form with Coccinelle and produce "
-        "a reviewable patch series. Stages: tree -> apply -> hazards -> series -> build -> boot."))
+        "a reviewable patch series. Stages: tree -> apply -> hazards -> series -> build -> boot."),
+        epilog=EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
+    add_series_commands(sub)
+    add_verification_commands(sub)
+    add_review_commands(sub)
+    add_convert_command(sub)
+    return p
 
-    def with_tree(sp):
-        sp.add_argument("--kver", default=os.environ.get("KVER", "6.1"),
-                        help="kernel: a Debian linux-source version (6.1, 6.12), a tarball or a directory")
-        return sp
 
-    def with_campaigns(sp):
-        sp.add_argument("--campaign", action="append", dest="campaigns",
-                        help="run only this campaign (repeatable); default: all")
-        sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel spatch runs")
-        sp.add_argument("--timeout", type=int, default=apply.SPATCH_TIMEOUT, help="spatch seconds per file")
-        return sp
+def with_tree(sp):
+    sp.add_argument("--kver", default=os.environ.get("KVER", "6.1"),
+                    help="kernel: a Debian linux-source version (6.1, 6.12), a tarball or a directory")
+    return sp
 
-    def with_series(sp):
-        sp.add_argument("--out", help="output directory (default generated-patches/linux-<version>)")
-        sp.add_argument("--signoff", default=os.environ.get("SIGNOFF") or None,
-                        help="author and Signed-off-by identity, 'Name <email>': yours, since you sign "
-                             "the DCO (default: $SIGNOFF)")
-        sp.add_argument("--draft", action="store_true",
-                        help="no identity: every subject says DRAFT and no patch carries a Signed-off-by")
-        return sp
 
+def with_campaigns(sp):
+    sp.add_argument("--campaign", action="append", dest="campaigns",
+                    help="run only this campaign (repeatable); default: all")
+    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel spatch runs")
+    sp.add_argument("--timeout", type=int, default=apply.SPATCH_TIMEOUT, help="spatch seconds per file")
+    return sp
+
+
+def with_series(sp):
+    sp.add_argument("--out", help="output directory (default generated-patches/linux-<version>)")
+    sp.add_argument("--signoff", default=os.environ.get("SIGNOFF") or None,
+                    help="author and Signed-off-by identity, 'Name <email>': yours, since you sign "
+                         "the DCO (default: $SIGNOFF)")
+    sp.add_argument("--draft", action="store_true",
+                    help="no identity: every subject says DRAFT and no patch carries a Signed-off-by")
+    return sp
+
+
+def with_compiles(sp):
+    sp.add_argument("--distcc", action="store_true",
+                    help="compile through distcc (hosts: DISTCC_HOSTS, ~/.distcc/hosts or /etc/distcc/hosts)")
+    return sp
+
+
+def with_series_dir(sp, make_jobs_too: bool = False):
+    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
+    if make_jobs_too:
+        sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
+    return sp
+
+
+def add_series_commands(sub) -> None:
     sp = sub.add_parser("deps", help="install missing Debian packages")
     with_tree(sp)
     sp.add_argument("--no-build", action="store_true", help="only what tree/apply/series need")
@@ -48,34 +85,33 @@ def parser() -> argparse.ArgumentParser:
     with_campaigns(with_tree(sub.add_parser("apply", help="run the rules with spatch -> matches.json")))
     with_campaigns(with_tree(sub.add_parser("hazards", help="report-only rules -> hazards.json")))
     with_series(with_tree(sub.add_parser("series", help="matches.json (+ hazards.json) -> git format-patch series")))
-    def with_compiles(sp):
-        sp.add_argument("--distcc", action="store_true",
-                        help="compile through distcc (hosts: DISTCC_HOSTS, ~/.distcc/hosts or /etc/distcc/hosts)")
-        return sp
 
-    sp = with_compiles(with_tree(sub.add_parser("build", help="build every patch of the series in order "
-                                                              "(x86_64, arm)")))
-    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
-    sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
-    sp = with_compiles(with_tree(sub.add_parser("boot", help="boot the patched (and if needed the pristine) kernels in QEMU "
-                                                             "(x86_64, arm)")))
-    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
-    sp.add_argument("--jobs", type=int, help="make -j (default: the cores, or distcc's -j)")
+
+def add_verification_commands(sub) -> None:
+    with_series_dir(with_compiles(with_tree(sub.add_parser("build", help="build every patch of the series in order "
+                                                                         "(x86_64, arm)"))), True)
+    sp = with_series_dir(with_compiles(with_tree(sub.add_parser(
+        "boot", help="boot the patched (and if needed the pristine) kernels in QEMU (x86_64, arm)"))), True)
     sp.add_argument("--arch", action="append", dest="arches", choices=sorted(boot.MACHINES),
                     help="boot only this architecture (repeatable); default: all")
     sp.add_argument("--pristine", choices=("auto", "always", "never"), default="auto",
                     help="boot the pristine kernel too: only when the patched one fails something (auto, the "
                          "default: it tells a regression from a known failure), always, or never")
     with_compiles(with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order")))))
-    sp = with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
-                                                 "beside the series"))
-    sp.add_argument("--out", help="series directory (default generated-patches/linux-<version>)")
+
+
+def add_review_commands(sub) -> None:
+    with_series_dir(with_tree(sub.add_parser("report", help="results.json + patches -> review.html and REVIEW.md "
+                                                            "beside the series")))
     sp = sub.add_parser("compare", help="two series side by side: sites gone upstream, kept, new; "
                                         "patches mapped as git range-diff does")
     sp.add_argument("old", help="older series: a version (6.1) or a series directory")
     sp.add_argument("new", help="newer series: a version (6.12) or a series directory")
     sp.add_argument("--no-write", action="store_true",
                     help="only print; by default the newer series' cover letters and results.json get the summary")
+
+
+def add_convert_command(sub) -> None:
     sp = with_campaigns(sub.add_parser("convert", help="run the catalogue on out-of-tree code: DIR -> OUT "
                                                        "(converted copy, y2038-convert.patch and .txt)"))
     sp.add_argument("dir", help="directory of .c/.h files (never written)")
@@ -94,14 +130,6 @@ def parser() -> argparse.ArgumentParser:
                          "(allmodconfig, x86_64 and arm): the conversion must build wherever the original does")
     sp.add_argument("--verify-kver", action="append", dest="verify_kvers", metavar="X.Y",
                     help="verify against this packaged kernel only (repeatable; default: 6.1 and 6.12)")
-    return p
-
-
-# convert's exit status when every file was written but some rule could not
-# finish on some file (1 is an error with nothing written, 2 a usage error)
-CONVERTED_WITH_PROBLEMS = 3
-# convert --verify: the converted module fails where the original builds, or warns anew
-CONVERSION_BREAKS_BUILD = 4
 
 
 def make_jobs(jobs, distcc: bool) -> int:
@@ -113,84 +141,115 @@ def make_jobs(jobs, distcc: bool) -> int:
     return jobs or os.cpu_count()
 
 
+def cmd_deps(args) -> int:
+    deps.ensure([args.kver], with_build=not args.no_build, with_tests=args.tests)
+    return OK
+
+
+def cmd_tree(args) -> int:
+    t = tree.prepare(args.kver)
+    print(f"Linux {t.version}: {t.src} (baseline {t.baseline[:12]})")
+    return OK
+
+
+def cmd_apply(args) -> int:
+    summarize(apply.apply_stage(tree.load(args.kver), rules.campaigns(args.campaigns), args.jobs, args.timeout))
+    return OK
+
+
+def cmd_hazards(args) -> int:
+    t = tree.load(args.kver)
+    print(hazards.hazards_text(hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)))
+    return OK
+
+
+def cmd_series(args) -> int:
+    out = series.series_stage(tree.load(args.kver), args.out, args.signoff, args.draft)
+    print(f"series written to {out}")
+    return OK
+
+
+def cmd_build(args) -> int:
+    t = tree.load(args.kver)
+    jobs = make_jobs(args.jobs, args.distcc)
+    print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), jobs, series.withdraw_unverified,
+                                             distcc=args.distcc)))
+    return OK
+
+
+def cmd_boot(args) -> int:
+    t = tree.load(args.kver)
+    results = boot.boot_stage(t, series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc),
+                              tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
+    print(boot.boot_text(results))
+    return OK if boot.booted_ok(results) else FAILED
+
+
+def cmd_report(args) -> int:
+    out = Path(args.out) if args.out else series.series_dir(tree.load(args.kver))
+    html_path, md_path = report.report_stage(out)
+    print(f"review: {html_path} (summary: {md_path})")
+    return OK
+
+
+def cmd_compare(args) -> int:
+    old, new = compare.series_of(args.old), compare.series_of(args.new)
+    comparison = compare.compare(old, new)
+    print(compare.text(comparison), end="")
+    if not args.no_write:
+        compare.write_to_newer(new, comparison)
+    return OK
+
+
+def cmd_convert(args) -> int:
+    deps.ensure_packages(deps.BASE_PACKAGES)
+    converted = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
+                                args.jobs, args.timeout, args.min_kernel, args.max_kernel,
+                                args.compat_header)
+    print(f"{args.dir} -> {args.out}: {convert.summary(converted)}")
+    print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
+    for problem in converted["problems"]:
+        print(f"  problem: {problem}")
+    if args.verify:
+        checked = module_verify.verify(Path(args.dir), Path(args.out),
+                                       tuple(args.verify_kvers or module_verify.DEFAULT_KVERS))
+        convert.add_verification(Path(args.out), checked, module_verify.text(checked))
+        print(module_verify.text(checked), end="")
+        if checked["verdict"] != "pass":  # the conversion fails where the original builds, or warns anew
+            return FAILED
+    return PARTIAL if converted["problems"] else OK
+
+
+def cmd_run(args) -> int:
+    deps.ensure([args.kver], with_build=False)
+    t = tree.prepare(args.kver)
+    summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+    hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
+    out = series.series_stage(t, args.out, args.signoff, args.draft)
+    print(f"series written to {out}")
+    deps.ensure([args.kver], with_build=True)
+    # --jobs is spatch's here; with --distcc make takes distcc's -j
+    jobs = make_jobs(None if args.distcc else args.jobs, args.distcc)
+    print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
+    results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
+    print(boot.boot_text(results))
+    html_path, _ = report.report_stage(out)
+    print(f"review: {html_path}")
+    return OK if boot.booted_ok(results) else FAILED
+
+
+COMMANDS = {"deps": cmd_deps, "tree": cmd_tree, "apply": cmd_apply, "hazards": cmd_hazards, "series": cmd_series,
+            "build": cmd_build, "boot": cmd_boot, "report": cmd_report, "compare": cmd_compare,
+            "convert": cmd_convert, "run": cmd_run}
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
-        if args.command == "deps":
-            deps.ensure([args.kver], with_build=not args.no_build, with_tests=args.tests)
-        elif args.command == "tree":
-            t = tree.prepare(args.kver)
-            print(f"Linux {t.version}: {t.src} (baseline {t.baseline[:12]})")
-        elif args.command == "apply":
-            t = tree.load(args.kver)
-            summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
-        elif args.command == "hazards":
-            t = tree.load(args.kver)
-            found = hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
-            print(hazards.hazards_text(found))
-        elif args.command == "series":
-            out = series.series_stage(tree.load(args.kver), args.out, args.signoff, args.draft)
-            print(f"series written to {out}")
-        elif args.command == "build":
-            t = tree.load(args.kver)
-            jobs = make_jobs(args.jobs, args.distcc)
-            print(build.build_text(build.build_stage(t, series.series_dir(t, args.out), jobs, distcc=args.distcc)))
-        elif args.command == "boot":
-            t = tree.load(args.kver)
-            results = boot.boot_stage(t, series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc),
-                                      tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
-            print(boot.boot_text(results))
-            if any(b["verdict"] != "pass" for b in results["boot"].values()):
-                return 2
-        elif args.command == "report":
-            out = Path(args.out) if args.out else series.series_dir(tree.load(args.kver))
-            html_path, md_path = report.report_stage(out)
-            print(f"review: {html_path} (summary: {md_path})")
-        elif args.command == "compare":
-            old, new = compare.series_of(args.old), compare.series_of(args.new)
-            comparison = compare.compare(old, new)
-            print(compare.text(comparison), end="")
-            if not args.no_write:
-                compare.write_to_newer(new, comparison)
-        elif args.command == "convert":
-            deps.ensure_packages(deps.BASE_PACKAGES)
-            converted = convert.convert(Path(args.dir), Path(args.out), rules.campaigns(args.campaigns),
-                                        args.jobs, args.timeout, args.min_kernel, args.max_kernel,
-                                        args.compat_header)
-            print(f"{args.dir} -> {args.out}: {convert.summary(converted)}")
-            print(f"review: {Path(args.out) / convert.OUTPUTS[0]}, report: {Path(args.out) / convert.OUTPUTS[1]}")
-            for problem in converted["problems"]:
-                print(f"  problem: {problem}")
-            if args.verify:
-                checked = module_verify.verify(Path(args.dir), Path(args.out),
-                                               tuple(args.verify_kvers or module_verify.DEFAULT_KVERS))
-                convert.add_verification(Path(args.out), checked, module_verify.text(checked))
-                print(module_verify.text(checked), end="")
-                if checked["verdict"] != "pass":
-                    return CONVERSION_BREAKS_BUILD
-            if converted["problems"]:
-                return CONVERTED_WITH_PROBLEMS
-        elif args.command == "run":
-            deps.ensure([args.kver], with_build=False)
-            t = tree.prepare(args.kver)
-            summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
-            hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
-            out = series.series_stage(t, args.out, args.signoff, args.draft)
-            print(f"series written to {out}")
-            deps.ensure([args.kver], with_build=True)
-            # --jobs is spatch's here; with --distcc make takes distcc's -j
-            jobs = make_jobs(None if args.distcc else args.jobs, args.distcc)
-            print(build.build_text(build.build_stage(t, out, jobs, distcc=args.distcc)))
-            results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
-            print(boot.boot_text(results))
-            html_path, _ = report.report_stage(out)
-            print(f"review: {html_path}")
-            if any(b["verdict"] != "pass" for b in results["boot"].values()):
-                return 2
+        return COMMANDS[args.command](args)
     except Y2038Error as err:
         print(f"y2038: error: {err}", file=sys.stderr)
-        return 1
-    return 0
+        return FAILED
 
 
 def summarize(report: dict) -> None:

@@ -12,7 +12,9 @@ gone).  Patches are
 mapped across the two series by subject and files, and shown the way
 `git range-diff` does: "=" same change, "!" changed (with the diff between
 the two diffs), "<" only in the older, ">" only in the newer.  The newer
-series' cover letters carry the summary; results.json gets "compare".
+series' results.json gets "compare" (records.CompareSummary), and so its
+cover letters the summary (covers.py).  It keeps each gone site's fate:
+a machine without the newer tree compares as the one with it did.
 """
 import difflib
 import email
@@ -20,12 +22,10 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ..verification.boot import BOOT_SECTION
+from . import covers
 from .. import tree as tree_stage
-from ..common import PATCHES_DIR, Y2038Error, read_json, write_json
-
-# the paragraph compare adds after the boot verification one (and replaces on a re-run)
-COMPARE_SECTION = re.compile(r"\n\nComparison with the series for Linux [^\n]*(\n[^\n]+)*")
+from ..common import PATCHES_DIR, Y2038Error
+from ..records import CompareSummary, SeriesResults
 
 
 def series_of(arg: str) -> Path:
@@ -42,12 +42,10 @@ def series_of(arg: str) -> Path:
     raise Y2038Error(f"{arg}: neither a series directory nor a version with a series in {PATCHES_DIR}")
 
 
-def sites(results: dict) -> Counter:
+def sites(results: SeriesResults) -> Counter:
     found = Counter()
-    for patch in results["patches"]:
-        if "site_lines" not in patch:
-            raise Y2038Error(f"{patch['name']}: no site_lines in results.json: regenerate the series")
-        for rule, files in patch["site_lines"].items():
+    for patch in results.patches:
+        for rule, files in patch.site_lines.items():
             for relpath, lines in files.items():
                 found.update((rule, relpath, line) for line in lines)
     return found
@@ -73,16 +71,16 @@ def diff_of(patch: Path) -> list:
     return out
 
 
-def map_patches(old_dir: Path, old: dict, new_dir: Path, new: dict):
+def map_patches(old_dir: Path, old: SeriesResults, new_dir: Path, new: SeriesResults):
     """[(old patch or None, new patch or None)]: same subject and a shared
     file first, then the same files, then the same subject."""
-    olds = list(old["patches"])
+    olds = list(old.patches)
     pairs = []
-    for patch in new["patches"]:
-        subject = subject_of(new_dir / patch["name"])
-        tests = (lambda o: subject_of(old_dir / o["name"]) == subject and set(o["files"]) & set(patch["files"]),
-                 lambda o: set(o["files"]) == set(patch["files"]),
-                 lambda o: subject_of(old_dir / o["name"]) == subject)
+    for patch in new.patches:
+        subject = subject_of(new_dir / patch.name)
+        tests = (lambda o: subject_of(old_dir / o.name) == subject and set(o.files) & set(patch.files),
+                 lambda o: set(o.files) == set(patch.files),
+                 lambda o: subject_of(old_dir / o.name) == subject)
         match = next((o for test in tests for o in olds if test(o)), None)
         if match:
             olds.remove(match)
@@ -101,10 +99,11 @@ def added_lines(patch: Path, relpath: str) -> list:
     return out
 
 
-def fates(old_dir: Path, old: dict, gone: Counter, added: Counter, new_src) -> dict:
+def fates(old_dir: Path, old: SeriesResults, gone: Counter, added: Counter, new_src, recorded=None) -> dict:
     """{site: fate} for the sites gone upstream (module docstring); moved
-    ones are taken out of gone and added."""
-    fate = {}
+    ones are taken out of gone and added.  Without the newer tree, the fate
+    recorded ({site: fate}) where it was at hand, or "not checked"."""
+    fate, recorded = {}, recorded or {}
     for site in sorted(gone):
         rule, relpath, line = site
         moved = next((s for s in sorted(added) if s[0] == rule and s[2] == line and s[1] != relpath), None)
@@ -113,13 +112,13 @@ def fates(old_dir: Path, old: dict, gone: Counter, added: Counter, new_src) -> d
             gone[site] -= 1
             added[moved] -= 1
         elif new_src is None:
-            fate[site] = "not checked (the newer tree is not here)"
+            fate[site] = recorded.get(site, "not checked (the newer tree is not here)")
         elif not (new_src / relpath).exists():
             fate[site] = "removed (the file is gone)"
         else:
-            patch = next(p for p in old["patches"] if relpath in p["site_lines"].get(rule, {}))
+            patch = next(p for p in old.patches if relpath in p.site_lines.get(rule, {}))
             text = {l.strip() for l in (new_src / relpath).read_text(errors="replace").splitlines()}
-            proposed = added_lines(old_dir / patch["name"], relpath)
+            proposed = added_lines(old_dir / patch.name, relpath)
             fate[site] = ("fixed as proposed" if proposed and all(l in text for l in proposed)
                           else "changed otherwise")
     gone += Counter()  # drop the zero counts
@@ -136,11 +135,20 @@ def source_of(version: str):
     return tree.src if tree.version == version and tree.src.is_dir() else None
 
 
+def recorded_fates(old: SeriesResults, new: SeriesResults) -> dict:
+    """{site: fate} of the sites gone upstream, as the newer series' last
+    comparison with this older version found them."""
+    if not new.compare or new.compare.old["version"] != old.version:
+        return {}
+    return {(rule, relpath, line): fate for rule, relpath, line, fate in new.compare.gone_sites}
+
+
 def compare(old_dir: Path, new_dir: Path) -> dict:
-    old, new = read_json(old_dir / "results.json", "series"), read_json(new_dir / "results.json", "series")
+    # the newer series' own comparison, if made by an older toolkit, is what this one replaces
+    old, new = SeriesResults.read(old_dir), SeriesResults.read(new_dir, redoing="compare")
     old_sites, new_sites = sites(old), sites(new)
     fixed, kept, added = old_sites - new_sites, old_sites & new_sites, new_sites - old_sites
-    fate = fates(old_dir, old, fixed, added, source_of(new["version"]))
+    fate = fates(old_dir, old, fixed, added, source_of(new.version), recorded_fates(old, new))
     moved = {site: f for site, f in fate.items() if f.startswith("moved")}
     fate_counts = Counter()
     for site, f in fate.items():
@@ -150,28 +158,17 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
     per_rule = {rule: {"gone_upstream": sum(n for s, n in fixed.items() if s[0] == rule),
                        "kept": sum(n for s, n in kept.items() if s[0] == rule),
                        "new": sum(n for s, n in added.items() if s[0] == rule)} for rule in rules}
-    patches = []
-    for o, n in map_patches(old_dir, old, new_dir, new):
-        entry = {"old": o["name"] if o else None, "new": n["name"] if n else None,
-                 "subject": subject_of((new_dir / n["name"]) if n else (old_dir / o["name"]))}
-        if o and n:
-            a, b = diff_of(old_dir / o["name"]), diff_of(new_dir / n["name"])
-            entry["status"] = "=" if a == b else "!"
-            if a != b:
-                entry["interdiff"] = list(difflib.unified_diff(a, b, o["name"], n["name"], lineterm="", n=1))
-        else:
-            entry["status"] = "<" if o else ">"
-        patches.append(entry)
 
     def listing(counter):
         return [f"{rule}: {relpath}: {line}" for (rule, relpath, line), n in sorted(counter.items())
                 for _ in range(n)]
-    return {"old": {"dir": old_dir.name, "version": old["version"]},
-            "new": {"dir": new_dir.name, "version": new["version"]},
+    return {"old": {"dir": old_dir.name, "version": old.version},
+            "new": {"dir": new_dir.name, "version": new.version},
             "totals": {"gone_upstream": sum(fixed.values()), "moved": len(moved), "kept": sum(kept.values()),
                        "new": sum(added.values())},
             "fates": dict(sorted(fate_counts.items())),
-            "rules": per_rule, "patches": patches,
+            "rules": per_rule, "patches": patch_pairs(old_dir, old, new_dir, new),
+            "gone_sites": [[r, f, l, fate[(r, f, l)]] for r, f, l in sorted(fate) if (r, f, l) not in moved],
             "sites": {"gone_upstream": [f"{r}: {f}: {l}: {fate[(r, f, l)]}" for r, f, l in sorted(fate)
                                         if not fate[(r, f, l)].startswith("moved")],
                       "moved": [f"{r}: {f}: {l}: {fate[(r, f, l)]}" for r, f, l in sorted(fate)
@@ -179,22 +176,32 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
                       "kept": listing(kept), "new": listing(added)}}
 
 
+def patch_pairs(old_dir: Path, old: SeriesResults, new_dir: Path, new: SeriesResults) -> list:
+    """The patches mapped across the two series, as git range-diff shows them."""
+    patches = []
+    for o, n in map_patches(old_dir, old, new_dir, new):
+        entry = {"old": o.name if o else None, "new": n.name if n else None,
+                 "subject": subject_of((new_dir / n.name) if n else (old_dir / o.name))}
+        if o and n:
+            a, b = diff_of(old_dir / o.name), diff_of(new_dir / n.name)
+            entry["status"] = "=" if a == b else "!"
+            if a != b:
+                entry["interdiff"] = list(difflib.unified_diff(a, b, o.name, n.name, lineterm="", n=1))
+        else:
+            entry["status"] = "<" if o else ">"
+        patches.append(entry)
+    return patches
+
+
+def summary(report: dict) -> CompareSummary:
+    """What the newer series keeps of a comparison: its cover letters' paragraph, and the sites' fates."""
+    return CompareSummary(old=report["old"], totals=report["totals"], rules=report["rules"], fates=report["fates"],
+                          patches=dict(sorted(Counter(p["status"] for p in report["patches"]).items())),
+                          gone_sites=report["gone_sites"])
+
+
 def summary_line(report: dict) -> str:
-    t = report["totals"]
-    counts = Counter(p["status"] for p in report["patches"])
-    fates = ", ".join(f"{n} {fate}" for fate, n in report["fates"].items())
-    return (f"{t['gone_upstream']} sites gone upstream{f' ({fates})' if fates else ''}, {t['moved']} moved, "
-            f"{t['kept']} kept, {t['new']} new; "
-            f"patches: {counts['=']} same, {counts['!']} changed, {counts['<']} only in "
-            f"{report['old']['version']}, {counts['>']} new")
-
-
-def cover_section(report: dict) -> str:
-    lines = [f"Comparison with the series for Linux {report['old']['version']} (tools/y2038 compare):",
-             f"  {summary_line(report)}"]
-    for rule, c in report["rules"].items():
-        lines.append(f"  {Path(rule).stem}: {c['gone_upstream']} gone upstream, {c['kept']} kept, {c['new']} new")
-    return "\n".join(lines)
+    return covers.compare_summary_line(summary(report))
 
 
 def text(report: dict) -> str:
@@ -216,13 +223,8 @@ def text(report: dict) -> str:
 
 
 def write_to_newer(new_dir: Path, report: dict) -> None:
-    results = read_json(new_dir / "results.json", "series")
-    results["compare"] = {k: report[k] for k in ("old", "totals", "rules")}
-    write_json(new_dir / "results.json", results)
-    section = "\n\n" + cover_section(report)
-    for cover in new_dir.glob("*/0000-cover-letter.patch"):
-        text = COMPARE_SECTION.sub("", cover.read_text(), count=1)
-        boot = BOOT_SECTION.search(text)
-        if not boot:
-            raise Y2038Error(f"{cover}: no boot verification paragraph to put the comparison after")
-        cover.write_text(text[:boot.end()] + section + text[boot.end():])
+    """The comparison into the newer series' results.json, and so into its cover letters."""
+    results = SeriesResults.read(new_dir, redoing="compare")
+    results.compare = summary(report)
+    results.write(new_dir)
+    covers.write_all(new_dir, results)

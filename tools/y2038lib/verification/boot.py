@@ -25,8 +25,10 @@ from pathlib import Path
 
 from . import boot_suites, legacy
 from .boot_suites import QUICK_SELFTESTS
-from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, progress, read_json, run, write_atomic,
-                      write_json)
+from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, progress, read_json, run,
+                      write_atomic, write_json)
+from ..posting import covers
+from ..records import BOOT_RTC_BASE, BootResult, SeriesResults
 from .build import Builder
 
 BOOT_TESTS = REPO / "boot-tests"
@@ -35,7 +37,7 @@ INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
 # when linked statically; renamed, it makes the 32-bit time syscall with
 # glibc's 64-bit struct timex on armhf and fails on every kernel.
 SELFTESTS_LEFT_OUT = {"arm": ("valid-adjtimex",)}
-RTC_BASE = "2038-01-19T03:13:30"
+RTC_BASE = BOOT_RTC_BASE
 PROBLEM = re.compile(r"Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|general protection fault")
 
 
@@ -294,133 +296,121 @@ def tree_id(tree, commit: str) -> str:
     return tree.git("rev-parse", f"{commit}^{{tree}}").stdout.strip()
 
 
-def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine="auto",
-               distcc=False) -> dict:
-    """pristine: "auto" boots the pristine kernel of an architecture only
-    when the patched one fails something (to tell a regression from a
-    known failure), "always" or "never".  A boot whose inputs (boot_key)
-    are those of the last boot of that kernel is not run again."""
-    results_path = series_dir / "results.json"
-    results = read_json(results_path, "series")
-    build = results.get("build")
-    if not build or build.get("baseline") != tree.baseline:
-        raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
-    boot_root = tree.state / "boot"
-    boot_root.mkdir(parents=True, exist_ok=True)
-    legacy_source = boot_root / "legacy-converted"
-    with Step(f"converting the legacy modules into {legacy_source}"):
-        legacy.convert_sources(legacy_source, jobs)
-    verified = build["verified"]
-    files = sorted({f for p in results["patches"] if p["name"] in verified for f in p["files"]})
+class Boots:
+    """The boots of one series: the patched and pristine kernels' worktrees,
+    each checked out once, and each boot's result saved with its key."""
 
-    builders = {}
+    def __init__(self, tree, series_dir: Path, results: SeriesResults, jobs: int, distcc: bool):
+        self.tree, self.series_dir, self.jobs, self.distcc = tree, series_dir, jobs, distcc
+        self.build = results.built(tree.baseline, series_dir)
+        self.files = sorted({f for p in results.patches if p.name in self.build.verified for f in p.files})
+        self.root = tree.state / "boot"
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.legacy_source = self.root / "legacy-converted"
+        self.builders: dict = {}
 
-    def checkout(variant):
+    def checkout(self, variant) -> Builder:
         """The variant's worktree with its patches: the patched kernel's
         source is known only once they are applied (git am)."""
-        if variant not in builders:
-            builders[variant] = Builder(tree, jobs, boot_root / variant / "src", distcc)
-            checkout_variant(builders[variant], verified if variant == "patched" else [], series_dir)
-        return builders[variant]
+        if variant not in self.builders:
+            self.builders[variant] = Builder(self.tree, self.jobs, self.root / variant / "src", self.distcc)
+            checkout_variant(self.builders[variant], self.build.verified if variant == "patched" else [],
+                             self.series_dir)
+        return self.builders[variant]
 
-    def boot(variant, arch):
-        machine = MACHINES[arch]
-        suites = boot_suites.plan(variant, files)
+    def source(self, variant) -> str:
+        """The git tree id of the variant's kernel source."""
         if variant == "pristine":
-            source = tree_id(tree, tree.baseline)
-        elif has_commit(tree, build.get("verified_head")):
+            return tree_id(self.tree, self.tree.baseline)
+        head = self.build.verified_head
+        if head and has_commit(self.tree, head):
             # the build stage applied exactly the verified patches, in order, on the
             # baseline (a series built in another work dir has no such commit here)
-            source = tree_id(tree, build["verified_head"])
-        else:
-            source = checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
-        key = boot_key(tree, source, machine, suites, legacy_source)
-        saved = boot_root / "results" / f"{variant}-{arch}.json"
+            return tree_id(self.tree, head)
+        return self.checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
+
+    def boot(self, variant, arch) -> dict:
+        machine = MACHINES[arch]
+        suites = boot_suites.plan(variant, self.files)
+        key = boot_key(self.tree, self.source(variant), machine, suites, self.legacy_source)
+        saved = self.root / "results" / f"{variant}-{arch}.json"
         if saved.exists() and read_json(saved, "boot").get("key") == key:
             progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
                      f"legacy modules as its last boot): {read_json(saved, 'boot')['result']['verdict'].upper()}")
             return dict(read_json(saved, "boot")["result"], reused=True)
-        builder = checkout(variant)
-        src = builder.src
-        result = boot_one(tree, builder, src, variant, machine, jobs, build_initramfs(tree, machine),
-                          legacy_source, suites)
+        builder = self.checkout(variant)
+        result = boot_one(self.tree, builder, builder.src, variant, machine, self.jobs,
+                          build_initramfs(self.tree, machine), self.legacy_source, suites)
         saved.parent.mkdir(exist_ok=True)
         write_json(saved, {"key": key, "result": result})
         return result
 
-    boots = {"patched": {}, "pristine": {}}
+
+def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine="auto",
+               distcc=False) -> SeriesResults:
+    """pristine: "auto" boots the pristine kernel of an architecture only
+    when the patched one fails something (to tell a regression from a
+    known failure), "always" or "never".  A boot whose inputs (boot_key)
+    are those of the last boot of that kernel is not run again."""
+    results = SeriesResults.read(series_dir)
+    boots = Boots(tree, series_dir, results, jobs, distcc)
+    with Step(f"converting the legacy modules into {boots.legacy_source}"):
+        legacy.convert_sources(boots.legacy_source, jobs)
+    patched, pristines = {}, {}
     for arch in arches:
-        patched = boots["patched"][arch] = boot("patched", arch)
-        failing = patched["problems"] or any(t["result"] == "fail" for t in patched["tests"])
+        patched[arch] = boots.boot("patched", arch)
+        failing = patched[arch]["problems"] or any(t["result"] == "fail" for t in patched[arch]["tests"])
         if pristine == "always" or (pristine == "auto" and failing):
-            boots["pristine"][arch] = boot("pristine", arch)
+            pristines[arch] = boots.boot("pristine", arch)
         else:
-            patched["pristine"] = ("not booted: the patched kernel passed every check" if pristine == "auto"
-                                   else "not booted (--pristine never)")
-    for arch, patched in boots["patched"].items():
-        pristine_boot = boots["pristine"].get(arch)
-        if not pristine_boot:
-            patched["regressions"], patched["known_failures"] = [], []
-            continue
-        before = {t["name"]: t["result"] for t in pristine_boot["tests"]}
-        after = {t["name"]: t["result"] for t in patched["tests"]}
-        # a suite the patched kernel did not run is no regression
-        patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and n in after and after[n] != "pass")
-        # a kernel test that fails on the pristine kernel too is reported, not held against the series
-        patched["known_failures"] = sorted(n for n, r in after.items()
-                                           if r == "fail" and before.get(n) == "fail" and not n.startswith("init."))
-        own_checks_pass = all(r != "fail" for n, r in after.items() if n not in patched["known_failures"])
-        healthy = not patched["problems"] and patched["seconds"] > 0
-        patched["verdict"] = "pass" if own_checks_pass and healthy and not patched["regressions"] else "fail"
-    results["boot"] = boots["patched"]
-    results.pop("boot_pristine", None)
-    if boots["pristine"]:
-        results["boot_pristine"] = boots["pristine"]
-    write_json(results_path, results)
-    write_cover_letters(series_dir, results)
+            patched[arch]["pristine"] = ("not booted: the patched kernel passed every check" if pristine == "auto"
+                                         else "not booted (--pristine never)")
+    for arch, boot in patched.items():
+        judge_against_pristine(boot, pristines.get(arch))
+    where = str(series_dir / "results.json")
+    results.boot = {arch: BootResult.from_json(boot, where) for arch, boot in patched.items()}
+    results.boot_pristine = {arch: BootResult.from_json(boot, where) for arch, boot in pristines.items()} or None
+    results.write(series_dir)
+    covers.write_all(series_dir, results)
     return results
 
 
-BOOT_SECTION = re.compile(r"^Boot verification[^\n]*(\n[^\n]+)*", re.M)
+def judge_against_pristine(patched: dict, pristine_boot) -> None:
+    """The patched kernel's verdict: its own checks pass, and it passes
+    everything the pristine kernel (when booted) passes."""
+    if not pristine_boot:
+        patched["regressions"], patched["known_failures"] = [], []
+        return
+    before = {t["name"]: t["result"] for t in pristine_boot["tests"]}
+    after = {t["name"]: t["result"] for t in patched["tests"]}
+    # a suite the patched kernel did not run is no regression
+    patched["regressions"] = sorted(n for n, r in before.items() if r == "pass" and n in after and after[n] != "pass")
+    # a kernel test that fails on the pristine kernel too is reported, not held against the series
+    patched["known_failures"] = sorted(n for n, r in after.items()
+                                       if r == "fail" and before.get(n) == "fail" and not n.startswith("init."))
+    own_checks_pass = all(r != "fail" for n, r in after.items() if n not in patched["known_failures"])
+    healthy = not patched["problems"] and patched["seconds"] > 0
+    patched["verdict"] = "pass" if own_checks_pass and healthy and not patched["regressions"] else "fail"
 
 
-def cover_section(results) -> str:
-    lines = ["Boot verification (QEMU TCG, tinyconfig + boot-tests/configs, RTC at "
-             f"{RTC_BASE} UTC, init crossing 2038-01-19 03:14:07):"]
-    for arch, boot in sorted(results["boot"].items()):
-        counts = {r: sum(t["result"] == r for t in boot["tests"]) for r in ("pass", "fail", "skip")}
-        pristine = results.get("boot_pristine", {}).get(arch)
-        lines.append(f"  {arch}: {boot['verdict'].upper()}, {counts['pass']} passed, {counts['fail']} failed, "
-                     f"{counts['skip']} skipped" + (f" (pristine kernel: {pristine['verdict'].upper()})"
-                                                     if pristine else ""))
-        if boot.get("suites"):
-            lines.append(f"    {boot['suites']['why']}")
-        if boot.get("known_failures"):
-            lines.append(f"    failing on the pristine kernel too: {', '.join(boot['known_failures'])}")
-    return "\n".join(lines)
-
-
-def write_cover_letters(series_dir: Path, results: dict) -> None:
-    section = cover_section(results)
-    for posting in results["postings"]:
-        cover = series_dir / posting["dir"] / "0000-cover-letter.patch"
-        text = cover.read_text()
-        cover.write_text(BOOT_SECTION.sub(lambda _: section, text, count=1))
-
-
-def boot_text(results) -> str:
+def boot_text(results: SeriesResults) -> str:
     lines = []
-    for key in ("boot_pristine", "boot"):
-        for arch, boot in sorted(results.get(key, {}).items()):
-            failed = [t["name"] for t in boot["tests"] if t["result"] == "fail"]
-            lines.append(f"{'patched' if key == 'boot' else 'pristine'} {arch}: {boot['verdict'].upper()} "
-                         f"(build {boot['build_seconds']} s, boot {boot['seconds']} s, {len(boot['tests'])} tests"
+    for variant, boots in (("pristine", results.boot_pristine), ("patched", results.boot)):
+        for arch, boot in sorted((boots or {}).items()):
+            failed = [t["name"] for t in boot.tests if t["result"] == "fail"]
+            lines.append(f"{variant} {arch}: {boot.verdict.upper()} "
+                         f"(build {boot.build_seconds} s, boot {boot.seconds} s, {len(boot.tests)} tests"
                          + (f", failed: {', '.join(failed)}" if failed else "")
-                         + (f", regressions: {', '.join(boot['regressions'])}" if boot.get("regressions") else "")
-                         + (", unchanged: not booted again" if boot.get("reused") else "") + ")")
-            lines += [f"    {p.splitlines()[0]}" for p in boot["problems"]]
-            if boot.get("suites"):
-                lines.append(f"    suites: {boot['suites']['why']}")
-            if boot.get("pristine"):
-                lines.append(f"    pristine kernel {boot['pristine']}")
+                         + (f", regressions: {', '.join(boot.regressions)}" if boot.regressions else "")
+                         + (", unchanged: not booted again" if boot.reused else "") + ")")
+            lines += [f"    {p.splitlines()[0]}" for p in boot.problems]
+            if boot.suites:
+                lines.append(f"    suites: {boot.suites['why']}")
+            if boot.pristine:
+                lines.append(f"    pristine kernel {boot.pristine}")
     return "\n".join(lines)
+
+
+def booted_ok(results: SeriesResults) -> bool:
+    """Every patched kernel booted passed."""
+    return all(b.verdict == "pass" for b in (results.boot or {}).values())

@@ -32,15 +32,13 @@ from pathlib import Path
 from .. import deps
 from ..common import (REPO, Step, Y2038Error, ccache_dir, dependency_key, git_env, path_key, progress,
                       read_json, run, write_json)
+from ..posting import covers
+from ..records import BUILD_PATCH_KEYS, BuildSummary, Patch, SeriesResults
 from .platform_arches import platform_arches
-from ..posting.series import withdraw_unverified
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
 ERROR_LINES = 12
-# What the stage adds to each patch of results.json
-BUILD_PATCH_KEYS = ("build", "build_errors", "lines_compiled", "lines_not_compiled", "new_warnings",
-                    "verified", "reason")
 
 
 @dataclass(frozen=True)
@@ -372,13 +370,13 @@ def batches(builder, patches, arches: dict):
     batch, taken = [], set()
     for patch in patches:
         units = {u for name in arches_wanted(patch, builder.tree.src)
-                 for u in build_units(builder, patch["files"], name)}
-        alone = any(not f.endswith(".c") for f in patch["files"])
-        if batch and (alone or len(batch) == BATCH_MAX or taken & (units | set(patch["files"]))):
+                 for u in build_units(builder, patch.files, name)}
+        alone = any(not f.endswith(".c") for f in patch.files)
+        if batch and (alone or len(batch) == BATCH_MAX or taken & (units | set(patch.files))):
             yield batch
             batch, taken = [], set()
         batch.append(patch)
-        taken |= units | set(patch["files"])
+        taken |= units | set(patch.files)
         if alone:
             yield batch
             batch, taken = [], set()
@@ -386,11 +384,11 @@ def batches(builder, patches, arches: dict):
         yield batch
 
 
-def arches_wanted(patch: dict, src: Path):
-    return sorted({a for f in patch["files"] for a in arches_for(f, src)} | set(DEFAULT_ARCHES))
+def arches_wanted(patch: Patch, src: Path):
+    return sorted({a for f in patch.files for a in arches_for(f, src)} | set(DEFAULT_ARCHES))
 
 
-def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
+def apply_patch(builder, patch: Patch, patch_path: Path, arches: dict):
     """git am one patch; (record, what judge_patch needs) or (record, None)."""
     record = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
               "new_warnings": [], "units": {}}
@@ -404,7 +402,7 @@ def apply_patch(builder, patch: dict, patch_path: Path, arches: dict):
     directives = {f: directive_lines(sources[f]) for f in changed}
     proven = {(f, n): False for f, lines in changed.items() for n in lines if n not in directives[f]}
     for name in arches_wanted(patch, builder.tree.src):
-        units = build_units(builder, patch["files"], name)
+        units = build_units(builder, patch.files, name)
         if not units:
             record["build"][name] = "not-built"
             continue
@@ -463,7 +461,7 @@ def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -
     """Apply the batch's patches, build them with one make per architecture,
     and keep on the worktree only those verified, in order."""
     head = builder.git("rev-parse", "HEAD").stdout.strip()
-    applied = [(patch, *apply_patch(builder, patch, series_dir / patch["name"], arches)) for patch in batch]
+    applied = [(patch, *apply_patch(builder, patch, series_dir / patch.name, arches)) for patch in batch]
     units = {}
     for _, record, context in applied:
         for name, todo in (record["units"] if context else {}).items():
@@ -483,7 +481,7 @@ def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -
         # files are disjoint within a batch: the verified patches apply alone
         builder.git("reset", "-q", "--hard", head)
         for patch in keep:
-            builder.git("am", "-q", "--keep-cr", str(series_dir / patch["name"]))
+            builder.git("am", "-q", "--keep-cr", str(series_dir / patch.name))
     return records
 
 
@@ -528,7 +526,7 @@ def configure_all(builder, patches, arches: dict) -> None:
     """allmodconfig + prepare of every architecture the series builds on,
     side by side: kconfig's conf runs on one core."""
     wanted = [ARCHES[name] for name, why_not in arches.items()
-              if not why_not and any(build_units(builder, p["files"], name) for p in patches)]
+              if not why_not and any(build_units(builder, p.files, name) for p in patches)]
     with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
         list(pool.map(builder.configure, wanted))
 
@@ -547,132 +545,127 @@ def forget_other_progress(tree, series_dir: Path, keep) -> None:
             path.unlink()
 
 
-def build_stage(tree, series_dir: Path, jobs: int, install: bool = True, distcc: bool = False) -> dict:
-    results_path = series_dir / "results.json"
-    results = read_json(results_path, "series")
-    if results["baseline"] != tree.baseline:
+def build_stage(tree, series_dir: Path, jobs: int, withdraw, install: bool = True,
+                distcc: bool = False) -> BuildSummary:
+    """withdraw(tree, series_dir, results, {name: reason}) -> {old name: new
+    name}: takes the patches not verified out of the postings (the series
+    stage's series.withdraw_unverified, which writes postings)."""
+    results = SeriesResults.read(series_dir)
+    if results.baseline != tree.baseline:
         raise Y2038Error(f"{series_dir} was made for another baseline: run `tools/y2038 series` again")
-    patches = results["patches"]
-    missing = [p["name"] for p in patches if not (series_dir / p["name"]).is_file()]
+    patches = results.patches
+    missing = [p.name for p in patches if not (series_dir / p.name).is_file()]
     if missing:
         raise Y2038Error(f"{series_dir}: patches listed in results.json are missing: {', '.join(missing[:3])}")
-    wanted = sorted({a for p in patches for f in p["files"] for a in arches_for(f, tree.src)} | set(DEFAULT_ARCHES))
+    wanted = sorted({a for p in patches for f in p.files for a in arches_for(f, tree.src)} | set(DEFAULT_ARCHES))
     arches = available_arches(wanted, install)
     for name in DEFAULT_ARCHES:
         if arches[name]:
             raise Y2038Error(f"cannot build for {name}: {arches[name]}")
     builder = Builder(tree, jobs, distcc=distcc)
     built_arches = [a for a, why in arches.items() if not why]
-    fingerprint = series_fingerprint(series_dir, [p["name"] for p in patches], tree, built_arches)
+    fingerprint = series_fingerprint(series_dir, [p.name for p in patches], tree, built_arches)
     state_path = progress_file(tree, series_dir, fingerprint)
-    state = read_json(state_path, "build") if state_path.exists() else {}
-    started = time.monotonic()
-    if state.get("fingerprint") == fingerprint and builder.git("cat-file", "-e", state["head"], check=False).returncode == 0:
-        progress(f"resuming after {len(state['done'])} of {len(patches)} patches")
-        builder.reset(state["head"])
-    else:
-        builder.reset(tree.baseline)
-        state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
-        write_json(state_path, state)
+    state = resumed_state(builder, state_path, fingerprint, len(patches))
     context = build_context(tree, built_arches)
-    configured = False
+    build_batches(builder, series_dir, patches, arches, state, state_path, context)
+    summary = summarize(patches, state, tree.baseline)
+    for patch, record in zip(patches, state["done"]):
+        for key in BUILD_PATCH_KEYS:
+            setattr(patch, key, record.get(key))
+    keep = [state_path]
+    withdrawn = dict(summary.not_verified or {})
+    # a posted series (already without them) remembers what was taken out
+    summary.not_verified = {**state.get("withdrawn", {}), **withdrawn}
+    if withdrawn:
+        # not posted: into unverified/, the postings written again without them
+        renamed = withdraw(tree, series_dir, results, withdrawn)
+        summary.verified = [renamed[name] for name in summary.verified]
+        progress(f"{len(withdrawn)} patches not verified: moved to {series_dir / 'unverified'}")
+        # the posted series is these verified patches in this order: its build is this one
+        posted = series_fingerprint(series_dir, [p.name for p in results.patches], tree, built_arches)
+        keep.append(progress_file(tree, series_dir, posted))
+        write_json(keep[-1], dict(state, fingerprint=posted, done=[r for r in state["done"] if r["verified"]],
+                                  withdrawn=summary.not_verified))
+    forget_other_progress(tree, series_dir, keep)
+    results.build = summary
+    results.write(series_dir)
+    covers.write_all(series_dir, results)
+    return summary
+
+
+def resumed_state(builder, state_path: Path, fingerprint: str, npatches: int) -> dict:
+    """The saved progress of this series' build, with the worktree at its
+    head; or a fresh one at the baseline."""
+    tree = builder.tree
+    state = read_json(state_path, "build") if state_path.exists() else {}
+    if state.get("fingerprint") == fingerprint and builder.git("cat-file", "-e", state["head"], check=False).returncode == 0:
+        progress(f"resuming after {len(state['done'])} of {npatches} patches")
+        builder.reset(state["head"])
+        return state
+    builder.reset(tree.baseline)
+    state = {"fingerprint": fingerprint, "done": [], "head": tree.baseline, "seconds": 0, "before": {}}
+    write_json(state_path, state)
+    return state
+
+
+def build_batches(builder, series_dir: Path, patches, arches: dict, state: dict, state_path: Path,
+                  context: str) -> None:
+    """Every patch not done yet, batch by batch: a patch built before with
+    the same diff and headers keeps its result; progress saved after each batch."""
+    tree, started, configured = builder.tree, time.monotonic(), False
     for batch in batches(builder, patches[len(state["done"]):], arches):
         first = len(state["done"]) + 1
         span = f"{first}-{first + len(batch) - 1}" if len(batch) > 1 else f"{first}"
-        keys = [patch_key(builder, series_dir / p["name"], p["files"], context) for p in batch]
+        keys = [patch_key(builder, series_dir / p.name, p.files, context) for p in batch]
         records = [cached_record(tree, key) for key in keys]
         if all(records):
             # each patch's diff and every header before it as in an earlier build: its result stands
             for patch, record in zip(batch, records):
                 if record["verified"]:
-                    builder.git("am", "-q", "--keep-cr", str(series_dir / patch["name"]))
+                    builder.git("am", "-q", "--keep-cr", str(series_dir / patch.name))
             progress(f"[{span}/{len(patches)}] unchanged (same diffs, same headers before them): "
                      f"{sum(r['verified'] for r in records)} verified")
         else:
             if not configured:  # the architectures side by side, once something is to be compiled
                 configure_all(builder, patches[first - 1:], arches)
                 configured = True
-            with Step(f"[{span}/{len(patches)}] {batch[0]['name']}" + (" ..." if len(batch) > 1 else "")):
+            with Step(f"[{span}/{len(patches)}] {batch[0].name}" + (" ..." if len(batch) > 1 else "")):
                 records = verify_batch(builder, batch, series_dir, arches, state["before"])
             patch_record_path(tree, keys[0]).parent.mkdir(parents=True, exist_ok=True)
             for key, record in zip(keys, records):
                 write_json(patch_record_path(tree, key), record)
         for patch, record in zip(batch, records):
             if not record["verified"]:
-                progress(f"  {patch['name']}: not verified: {record['reason']}")
+                progress(f"  {patch.name}: not verified: {record['reason']}")
         state["done"] += records
         state["head"] = builder.git("rev-parse", "HEAD").stdout.strip()
         state["seconds"] = round(state["seconds"] + time.monotonic() - started, 1)
         started = time.monotonic()
         write_json(state_path, state)
 
-    summary = dict(summarize(patches, state), baseline=tree.baseline, verified_head=state["head"])
-    for patch, record in zip(patches, state["done"]):
-        patch.update({k: v for k, v in record.items() if k in BUILD_PATCH_KEYS})
-    keep = [state_path]
-    withdrawn = dict(summary["not_verified"])
-    # a posted series (already without them) remembers what was taken out
-    summary["not_verified"] = {**state.get("withdrawn", {}), **summary["not_verified"]}
-    if withdrawn:
-        # not posted: into unverified/, the postings written again without them
-        renamed = withdraw_unverified(tree, series_dir, results, withdrawn)
-        summary["verified"] = [renamed[name] for name in summary["verified"]]
-        progress(f"{len(withdrawn)} patches not verified: moved to {series_dir / 'unverified'}")
-        # the posted series is these verified patches in this order: its build is this one
-        posted = series_fingerprint(series_dir, [p["name"] for p in results["patches"]], tree, built_arches)
-        keep.append(progress_file(tree, series_dir, posted))
-        write_json(keep[-1], dict(state, fingerprint=posted, done=[r for r in state["done"] if r["verified"]],
-                                  withdrawn=summary["not_verified"]))
-    forget_other_progress(tree, series_dir, keep)
-    results["build"] = summary
-    write_json(results_path, results)
-    write_cover_letters(series_dir, results)
-    return summary
 
-
-def summarize(patches, state) -> dict:
+def summarize(patches, state, baseline: str) -> BuildSummary:
     per_arch = {}
     for record in state["done"]:
         for arch, status in record["build"].items():
             per_arch.setdefault(arch, Counter())[status] += 1
-    return {"seconds": state["seconds"], "arches": {a: dict(c) for a, c in sorted(per_arch.items())},
-            "verified": [p["name"] for p, r in zip(patches, state["done"]) if r["verified"]],
-            "not_verified": {p["name"]: r["reason"] for p, r in zip(patches, state["done"]) if not r["verified"]},
-            "lines_compiled": [sum(r["lines_compiled"][0] for r in state["done"]),
-                               sum(r["lines_compiled"][1] for r in state["done"])],
-            "config": f"allmodconfig + {CONFIG_FRAGMENT.relative_to(REPO)}, W=1"}
+    return BuildSummary(
+        baseline=baseline, verified_head=state["head"], seconds=state["seconds"],
+        arches={a: dict(c) for a, c in sorted(per_arch.items())},
+        verified=[p.name for p, r in zip(patches, state["done"]) if r["verified"]],
+        not_verified={p.name: r["reason"] for p, r in zip(patches, state["done"]) if not r["verified"]},
+        lines_compiled=[sum(r["lines_compiled"][0] for r in state["done"]),
+                        sum(r["lines_compiled"][1] for r in state["done"])],
+        config=f"allmodconfig + {CONFIG_FRAGMENT.relative_to(REPO)}, W=1")
 
 
-BUILD_SECTION = re.compile(r"^Build verification[^\n]*(\n[^\n]+)*", re.M)
-
-
-def cover_section(patches) -> str:
-    arches = sorted({a for p in patches for a in p["build"]})
-    counts = ", ".join(f"{a} {sum(p['build'].get(a) == 'ok' for p in patches)} built"
-                       + (f" {n} failed" if (n := sum(p['build'].get(a) == 'failed' for p in patches)) else "")
-                       for a in arches)
-    compiled = [sum(p["lines_compiled"][i] for p in patches) for i in (0, 1)]
-    lines = [f"Build verification (allmodconfig, W=1, each patch in order): {counts};",
-             f"changed lines seen by the compiler: {compiled[0]} of {compiled[1]};",
-             f"new warnings: {sum(len(p['new_warnings']) for p in patches) or 'none'}."]
-    return "\n".join(lines)
-
-
-def write_cover_letters(series_dir: Path, results: dict) -> None:
-    by_name = {p["name"]: p for p in results["patches"]}
-    for posting in results["postings"]:
-        cover = series_dir / posting["dir"] / "0000-cover-letter.patch"
-        text = cover.read_text()
-        section = cover_section([by_name[n] for n in posting["patches"]])
-        cover.write_text(BUILD_SECTION.sub(lambda _: section, text, count=1))
-
-
-def build_text(summary: dict) -> str:
+def build_text(summary: BuildSummary) -> str:
     arches = "; ".join(f"{a}: " + ", ".join(f"{n} {s}" for s, n in sorted(c.items()))
-                       for a, c in summary["arches"].items())
-    lines = [f"build stage {summary['seconds']} s ({summary['config']}): {arches}",
-             f"changed lines compiled: {summary['lines_compiled'][0]} of {summary['lines_compiled'][1]}; "
-             f"verified patches: {len(summary['verified'])} of "
-             f"{len(summary['verified']) + len(summary['not_verified'])}"]
-    lines += [f"  not verified: {name}: {why}" for name, why in summary["not_verified"].items()]
+                       for a, c in (summary.arches or {}).items())
+    compiled, not_verified = summary.lines_compiled or [0, 0], summary.not_verified or {}
+    lines = [f"build stage {summary.seconds} s ({summary.config}): {arches}",
+             f"changed lines compiled: {compiled[0]} of {compiled[1]}; "
+             f"verified patches: {len(summary.verified)} of {len(summary.verified) + len(not_verified)}"]
+    lines += [f"  not verified: {name}: {why}" for name, why in not_verified.items()]
     return "\n".join(lines)

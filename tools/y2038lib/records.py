@@ -1,0 +1,228 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The series' results.json as typed records: what the series stage writes
+and the build, boot, compare and report stages read and add to.
+
+Each record knows the stage that writes it, so a file made by an older
+toolkit (a key missing) or by a newer one (a key or schema it does not
+know) is an error that says which stage to run again.  A field with a None
+default is optional: absent from the file when None.  The layout is
+SCHEMA; a file without a "schema" key is of layout 1, so the files of this
+layout carry none and stay as they were.
+"""
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
+from typing import ClassVar, Dict, List, Optional
+
+from .common import Y2038Error, read_json, write_json
+
+SCHEMA = 1
+RESULTS_NAME = "results.json"
+# the boot stage sets the guest's RTC to this, a little before 2038-01-19 03:14:07 UTC
+BOOT_RTC_BASE = "2038-01-19T03:13:30"
+
+
+class Record:
+    """Base of the records: to_json/from_json over the dataclass fields.
+    NESTED: {field: record class} for a field holding records (in a list, or
+    as the values of a dict); STAGE: what writes the record."""
+    NESTED: ClassVar[dict] = {}
+    STAGE: ClassVar[str] = "series"
+    DICT_OF: ClassVar[bool] = False  # held as the values of a dict ({arch: record}), not in a list
+
+    def to_json(self) -> dict:
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.default is None:
+                continue
+            out[f.name] = dump(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data, where: str):
+        """where: the file, for the error message."""
+        if not isinstance(data, dict):
+            raise cls.stale(where, f"a {cls.__name__} is not a JSON object")
+        known = {f.name: f for f in fields(cls)}
+        required = [n for n, f in known.items() if f.default is MISSING]
+        missing = [n for n in required if n not in data]
+        if missing:
+            raise cls.stale(where, f"{cls.__name__} without {', '.join(missing)} (made by an older toolkit)")
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise cls.stale(where, f"{cls.__name__} with {', '.join(unknown)}, unknown to this toolkit")
+        values = {}
+        for name, value in data.items():
+            kind = cls.NESTED.get(name)
+            values[name] = value if kind is None or value is None else load(kind, value, where)
+        return cls(**values)
+
+    @classmethod
+    def stale(cls, where: str, what: str) -> Y2038Error:
+        return Y2038Error(f"{where}: {what}: run `tools/y2038 {cls.STAGE}` again")
+
+
+def dump(value):
+    if isinstance(value, Record):
+        return value.to_json()
+    if isinstance(value, list):
+        return [dump(v) for v in value]
+    if isinstance(value, dict):
+        return {k: dump(v) for k, v in value.items()}
+    return value
+
+
+def load(kind, value, where: str):
+    if isinstance(value, list):
+        return [kind.from_json(v, where) for v in value]
+    if isinstance(value, dict) and kind.DICT_OF:
+        return {k: kind.from_json(v, where) for k, v in value.items()}
+    return kind.from_json(value, where)
+
+
+@dataclass
+class Patch(Record):
+    """One patch of the series; the build stage adds the optional fields."""
+    name: str  # <posting dir>/<file name>
+    campaign: str
+    subsystem: str
+    tree: str
+    files: List[str]
+    rules: List[str]
+    sites: int
+    rewrites: int
+    prefix: str
+    recipients: List[dict]
+    commit: str
+    site_lines: Dict[str, Dict[str, List[str]]]  # per rule and file, the lines it changed
+    checkpatch: dict  # {"errors": [...], "warnings": [...]}
+    build: Optional[Dict[str, str]] = None  # per architecture: ok, failed, not-built
+    build_errors: Optional[Dict[str, List[str]]] = None
+    lines_compiled: Optional[List[int]] = None  # [seen by the compiler, changed]
+    lines_not_compiled: Optional[List[str]] = None
+    new_warnings: Optional[List[str]] = None
+    verified: Optional[bool] = None
+    reason: Optional[str] = None  # why not verified
+
+
+# what the build stage adds to each patch
+BUILD_PATCH_KEYS = ("build", "build_errors", "lines_compiled", "lines_not_compiled", "new_warnings",
+                    "verified", "reason")
+
+
+@dataclass
+class Posting(Record):
+    """One posting: a folder of the series, one maintainer tree."""
+    dir: str
+    tree: str
+    prefix: str
+    part: int
+    of: int
+    route: List[str]
+    to: List[str]
+    cc: List[str]
+    patches: List[str]  # names, as in Patch.name
+
+
+@dataclass
+class BuildSummary(Record):
+    """The build stage's "build": what the boot stage needs (baseline,
+    verified, verified_head) and the figures of the run."""
+    STAGE: ClassVar[str] = "build"
+    baseline: str
+    verified: List[str]
+    verified_head: Optional[str] = None  # the baseline with the verified patches applied, in order
+    not_verified: Optional[Dict[str, str]] = None  # name: reason
+    arches: Optional[Dict[str, Dict[str, int]]] = None  # per architecture, patches per status
+    lines_compiled: Optional[List[int]] = None
+    config: Optional[str] = None
+    seconds: Optional[float] = None
+
+
+@dataclass
+class BootResult(Record):
+    """One kernel's boot on one architecture."""
+    DICT_OF: ClassVar[bool] = True
+    STAGE: ClassVar[str] = "boot"
+    verdict: str  # pass or fail
+    tests: List[dict]  # {"name", "result": pass, fail or skip}
+    problems: List[str]
+    seconds: float
+    build_seconds: float
+    log: Optional[str] = None
+    legacy_build_warnings: Optional[list] = None
+    suites: Optional[dict] = None  # boot_suites.plan(): {"kunit", "selftests", "why"}
+    reused: Optional[bool] = None  # an earlier boot with the same inputs
+    pristine: Optional[str] = None  # why the pristine kernel was not booted
+    regressions: Optional[List[str]] = None
+    known_failures: Optional[List[str]] = None
+
+    def counts(self) -> dict:
+        return {r: sum(t["result"] == r for t in self.tests) for r in ("pass", "fail", "skip")}
+
+
+@dataclass
+class CompareSummary(Record):
+    """What `y2038 compare` leaves in the newer series: what its cover
+    letters say, and the fate of each site gone upstream, which needs the
+    newer tree (so a machine without it says the same)."""
+    STAGE: ClassVar[str] = "compare"
+    old: Dict[str, str]  # {"dir", "version"} of the older series
+    totals: Dict[str, int]  # gone_upstream, moved, kept, new
+    rules: Dict[str, Dict[str, int]]  # per rule: gone_upstream, kept, new
+    fates: Dict[str, int]  # sites gone upstream per fate, moved ones aside
+    patches: Dict[str, int]  # patches per range-diff status: = ! < >
+    gone_sites: List[List[str]]  # [rule, file, line, fate] of every site gone upstream
+
+
+@dataclass
+class SeriesResults(Record):
+    """results.json: the series stage's postings and patches, and what the
+    later stages add (build, boot, boot_pristine, compare, unverified)."""
+    NESTED: ClassVar[dict] = {"postings": Posting, "patches": Patch, "build": BuildSummary,
+                              "boot": BootResult, "boot_pristine": BootResult, "compare": CompareSummary}
+    version: str
+    baseline: str
+    draft: bool
+    source: str
+    campaigns: List[str]  # in the catalogue's order
+    postings: List[Posting]
+    patches: List[Patch]
+    build: Optional[BuildSummary] = None
+    boot: Optional[Dict[str, BootResult]] = None
+    boot_pristine: Optional[Dict[str, BootResult]] = None
+    compare: Optional[CompareSummary] = None
+    unverified: Optional[List[str]] = None  # patches taken out of the postings, with the reason
+
+    @classmethod
+    def read(cls, series_dir: Path, redoing: Optional[str] = None) -> "SeriesResults":
+        """redoing: the field of the stage reading it, which it writes anew:
+        that field, if made by another toolkit, is dropped, not an error."""
+        path = series_dir / RESULTS_NAME
+        data = read_json(path, "series")
+        if isinstance(data, dict) and data.get("schema", 1) != SCHEMA:
+            raise cls.stale(str(path), f"layout {data['schema']}, this toolkit reads {SCHEMA}")
+        if isinstance(data, dict):
+            data = {k: v for k, v in data.items() if k != "schema"}
+        if redoing and isinstance(data, dict) and data.get(redoing) is not None:
+            try:
+                load(cls.NESTED[redoing], data[redoing], str(path))
+            except Y2038Error:
+                data = {k: v for k, v in data.items() if k != redoing}
+        return cls.from_json(data, str(path))
+
+    def write(self, series_dir: Path) -> None:
+        write_json(series_dir / RESULTS_NAME, self.to_json())
+
+    def patch_named(self) -> dict:
+        return {p.name: p for p in self.patches}
+
+    def patches_of(self, posting: Posting) -> list:
+        by_name = self.patch_named()
+        return [by_name[n] for n in posting.patches]
+
+    def built(self, baseline: str, series_dir: Path) -> BuildSummary:
+        """The build results, if made for this baseline."""
+        if not self.build or self.build.baseline != baseline:
+            raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
+        return self.build
