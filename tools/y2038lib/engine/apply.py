@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import kconfig, text_rules
-from .layout import keep_blank_after_declarations
+from .layout import keep_blank_after_declarations, keep_declarator_column
 from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
                      unifdef_arguments)
 from ..csource import blank_comments_and_strings
@@ -53,7 +53,7 @@ def with_layout(rule, result: dict, data: bytes) -> dict:
     """A result with its input, and the layout spatch lost restored."""
     if result["status"] != "changed" or rule.kind != "cocci":
         return dict(result, input=data)
-    output = keep_blank_after_declarations(data, result["output"])
+    output = keep_declarator_column(data, keep_blank_after_declarations(data, result["output"]))
     return dict(result, input=data, output=output) if output != data else \
         {k: v for k, v in result.items() if k != "output"} | {"status": "unchanged", "input": data}
 
@@ -151,7 +151,8 @@ class Applier:
                 return rule, {f: run_text_rule(rule, f, todo[rule.relpath, f][1]) for f in files}
             if rule.needs_types:  # include paths differ per file: no batching
                 return rule, {f: run_spatch(rule, f, todo[rule.relpath, f][1], self.timeout,
-                                            type_options(self.tree.src, f)) for f in files}
+                                            type_options(self.tree.src, f, rule.reads_headers_recursively))
+                                    for f in files}
             return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout)
 
         with Step(f"{what}: spatch", total=len(todo)) as step, \

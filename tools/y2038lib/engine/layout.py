@@ -31,3 +31,35 @@ def keep_blank_after_declarations(before: bytes, after: bytes) -> bytes:
     for j in reversed(inserts):
         new.insert(j, b"\n")
     return b"".join(new)
+
+
+# "s32\t\t\tnow;": a declaration whose name is aligned with tabs after its type
+TAB_ALIGNED = re.compile(rb"^([ \t]*)(\S[^\t\n]*?)(\t+)(\S[^\n]*\n?)\Z")
+
+
+def width(text: bytes) -> int:
+    """The columns text takes, tabs to the next multiple of 8."""
+    col = 0
+    for ch in text:
+        col = (col // 8 + 1) * 8 if ch == 9 else col + 1
+    return col
+
+
+def keep_declarator_column(before: bytes, after: bytes) -> bytes:
+    """spatch keeps the tabs after a type it replaced, so a longer type
+    pushes the name out of the column the declarations around it share
+    ("s32\\t\\t\\tnow;" -> "time64_t\\t\\t\\tnow;"): put the name back in its column."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for k in range(j2 - j1):
+            mo, mn = TAB_ALIGNED.match(old[i1 + k]), TAB_ALIGNED.match(new[j1 + k])
+            if not (mo and mn and mo.group(1) == mn.group(1) and mo.group(4) == mn.group(4)
+                    and mo.group(2) != mn.group(2)):
+                continue
+            target, col, tabs = width(mo.group(1) + mo.group(2) + mo.group(3)), width(mn.group(1) + mn.group(2)), 0
+            while col < target or tabs == 0:
+                col, tabs = (col // 8 + 1) * 8, tabs + 1
+            new[j1 + k] = mn.group(1) + mn.group(2) + b"\t" * tabs + mn.group(4)
+    return b"".join(new)
