@@ -20,7 +20,7 @@ from . import kconfig, text_rules
 from ..common import COCCI_DIR, Y2038Error, dependency_key, run
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
-CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-hazards"]
+CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-fixes", "y2038-hazards"]
 REQUIRED_HEADERS = ("Confidence", "Scope", "Introduced", "Subject")
 # rule kind -> the files it applies to (git pathspec, and fnmatch on the path)
 RULE_KINDS = {"cocci": "*.[ch]", "unifdef": "*.[ch]", "kconfig": "*Kconfig*", "text": "*.[ch]"}
@@ -80,7 +80,13 @@ class Rule:
     @property
     def needs_types(self) -> bool:
         """'// Types: headers': spatch must read the tree's headers to know the
-        types of fields (the driver adds the include paths per file)."""
+        types of fields (the driver adds the include paths per file);
+        '// Types: included-headers': only the headers the file includes
+        itself (their own includes unread: seconds, not minutes, a file)."""
+        return self.headers.get("Types", "").strip() in ("headers", "included-headers")
+
+    @property
+    def reads_headers_recursively(self) -> bool:
         return self.headers.get("Types", "").strip() == "headers"
 
     @property

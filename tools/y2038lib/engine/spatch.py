@@ -53,14 +53,15 @@ class SpatchCache:
         write_atomic(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
 
 
-def type_options(src: Path, relpath: str):
+def type_options(src: Path, relpath: str, recursive: bool = True):
     """Include paths so that spatch knows the types of fields declared in the
-    tree's headers, for the architecture the file belongs to."""
+    tree's headers, for the architecture the file belongs to; recursive:
+    the headers those include too, else only the file's own includes."""
     parts = relpath.split("/")
     arch = parts[1] if parts[0] == "arch" and len(parts) > 2 else "x86"
     dirs = [str(Path(relpath).parent), f"arch/{arch}/include", f"arch/{arch}/include/uapi",
             f"arch/{arch}/include/generated", "include", "include/uapi"]
-    options = ["--recursive-includes", "--relax-include-path"]
+    options = ["--recursive-includes" if recursive else "--all-includes", "--relax-include-path"]
     for d in dirs:
         options += ["-I", str(src / d)]
     return options
