@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .engine import apply, rules
-from .verification import boot, build, module_verify
+from .verification import fix_proofs, boot, build, module_verify
 from .posting import compare, hazards, report, series
 from .outoftree import convert, kernel_versions
 from . import deps, tree
@@ -179,10 +179,18 @@ def cmd_build(args) -> int:
 
 def cmd_boot(args) -> int:
     t = tree.load(args.kver)
-    results = boot.boot_stage(t, series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc),
-                              tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
+    out, jobs = series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc)
+    results = boot.boot_stage(t, out, jobs, tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
     print(boot.boot_text(results))
-    return OK if boot.booted_ok(results) else FAILED
+    return OK if boot.booted_ok(results) and prove_fixes(t, out, jobs) else FAILED
+
+
+def prove_fixes(t, out: Path, jobs: int) -> bool:
+    """Each fix booted without and with it across 2038; False if a check did not prove its fix."""
+    proven = fix_proofs.proofs_stage(t, out, jobs)
+    if proven.fix_proofs:
+        print(fix_proofs.proofs_text(proven))
+    return fix_proofs.all_proven(proven)
 
 
 def cmd_report(args) -> int:
@@ -233,9 +241,10 @@ def cmd_run(args) -> int:
     print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
     results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
     print(boot.boot_text(results))
+    fixes_proven = prove_fixes(t, out, jobs)
     html_path, _ = report.report_stage(out)
     print(f"review: {html_path}")
-    return OK if boot.booted_ok(results) else FAILED
+    return OK if boot.booted_ok(results) and fixes_proven else FAILED
 
 
 COMMANDS = {"deps": cmd_deps, "tree": cmd_tree, "apply": cmd_apply, "hazards": cmd_hazards, "series": cmd_series,

@@ -122,6 +122,8 @@ class Posting(Record):
     to: List[str]
     cc: List[str]
     patches: List[str]  # names, as in Patch.name
+    fix: Optional[bool] = None  # a posting of fixes (Kind: fix), sent before the clean-ups
+    mail_prefix: Optional[str] = None  # a fix posting's [PATCH ...] prefix; clean-ups': the tree's
 
 
 @dataclass
@@ -176,11 +178,28 @@ class CompareSummary(Record):
 
 
 @dataclass
+class FixProof(Record):
+    """A fix patch's proof: a boot check across 2038 on the kernel without
+    the fix and with it (verification/fix_proofs.py)."""
+    DICT_OF: ClassVar[bool] = True
+    STAGE: ClassVar[str] = "boot"
+    verdict: str  # proven, "not proven: ...", error, or "no guest check: ..."
+    check: Optional[str] = None  # boot-tests/fix-checks/<check>
+    suite: Optional[str] = None  # its KUnit suite
+    arch: Optional[str] = None
+    before: Optional[dict] = None  # {"verdict", "cases", "problems", ...} without the fix
+    after: Optional[dict] = None  # the same with it
+    seconds: Optional[float] = None
+    reused: Optional[bool] = None  # an earlier proof with the same inputs
+
+
+@dataclass
 class SeriesResults(Record):
     """results.json: the series stage's postings and patches, and what the
     later stages add (build, boot, boot_pristine, compare, unverified)."""
     NESTED: ClassVar[dict] = {"postings": Posting, "patches": Patch, "build": BuildSummary,
-                              "boot": BootResult, "boot_pristine": BootResult, "compare": CompareSummary}
+                              "boot": BootResult, "boot_pristine": BootResult, "compare": CompareSummary,
+                              "fix_proofs": FixProof}
     version: str
     baseline: str
     draft: bool
@@ -193,6 +212,7 @@ class SeriesResults(Record):
     boot_pristine: Optional[Dict[str, BootResult]] = None
     compare: Optional[CompareSummary] = None
     unverified: Optional[List[str]] = None  # patches taken out of the postings, with the reason
+    fix_proofs: Optional[Dict[str, FixProof]] = None  # per fix patch (Patch.name)
 
     @classmethod
     def read(cls, series_dir: Path, redoing: Optional[str] = None) -> "SeriesResults":

@@ -154,11 +154,36 @@ def compare_section(summary: CompareSummary) -> str:
     return "\n".join(lines)
 
 
+FIX_PROOF_PLACEHOLDER = "Fix proof: not run yet (`tools/y2038 boot` proves each fix across 2038)."
+
+
+def fix_proof_section(results: SeriesResults, patches) -> str:
+    """Each fix's boot check: failing without the fix, passing with it."""
+    proofs = results.fix_proofs or {}
+    if any(p.name not in proofs for p in patches):
+        return FIX_PROOF_PLACEHOLDER
+    lines = ["Fix proof (a boot check across 2038-01-19 03:14:07 UTC, the kernel without the fix and with it):"]
+    for p in patches:
+        proof = proofs[p.name]
+        if not proof.check:
+            lines.append(f"  {p.prefix}: {proof.verdict}")
+            continue
+        failed = [c["name"].rsplit(".", 1)[-1] for c in proof.before["cases"] if c["result"] != "pass"]
+        lines.append(f"  {p.prefix}: {proof.verdict.upper() if proof.verdict == 'proven' else proof.verdict}: "
+                     f"KUnit suite {proof.suite} (boot-tests/fix-checks/{proof.check}, {proof.arch}): "
+                     f"without the fix {proof.before['verdict'].upper()}"
+                     + (f" ({', '.join(failed)})" if failed else "")
+                     + f", with it {proof.after['verdict'].upper()}")
+    return "\n".join(lines)
+
+
 def blurb(results: SeriesResults, posting: Posting) -> str:
     """The text of a posting's cover letter, between the header and git's shortlog."""
     patches = results.patches_of(posting)
     paragraphs = ["\n".join(intro(results, posting, patches)), build_section(results, patches),
                   boot_section(results)]
+    if posting.fix:
+        paragraphs.append(fix_proof_section(results, patches))
     if results.compare:
         paragraphs.append(compare_section(results.compare))
     return "\n\n".join(paragraphs)

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What a y2038 fix says and where it goes.
+
+A fix (a campaign of Kind: fix) is posted apart from the clean-ups and
+before them.  Its message says what breaks and when, names the function and
+the variable it widens (read from its own diff), and what the newest
+packaged kernel has in the same place, read from Debian's tarball of it:
+
+- the same function with the value widened: the fix is upstream, and this
+  patch is its backport (stable-kernel-rules.rst, option 3 needs the
+  upstream change described; a tarball has no commit ids to cite);
+- no such function any more: upstream removed the code instead of fixing
+  it, so the stable trees that still have it need their own fix;
+- the same bug: the fix is for the maintainers' tree first.
+
+On an older tree (a stable series) the patch carries "Cc: stable" with the
+series it is for, and its posting's subject names that series
+("[PATCH 6.1]"); on the newest packaged tree it goes to the maintainers.
+"""
+import difflib
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+from ..common import Y2038Error, digest, run, work_dir, write_atomic
+
+NEWEST_SERIES = "6.12"  # the newest Debian linux-source: what "upstream" is read from
+TARBALL = "/usr/src/linux-source-{series}.tar.xz"
+# "s32 now;" and "int now = ...;": the type and the name a fix widened
+DECLARATION = re.compile(r"^\s*(?:const\s+)?([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:=[^;]*)?;")
+FUNCTION_START = re.compile(r"^(?:[A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)\s*\([^;]*$")
+
+
+@dataclass
+class Widened:
+    """One declaration a fix widened."""
+    function: str
+    variable: str
+    old_type: str
+    new_type: str
+
+
+def series_of(version: str) -> str:
+    """'6.1' for Linux 6.1.192."""
+    return ".".join(version.split(".")[:2])
+
+
+def is_newest(version: str) -> bool:
+    return series_of(version) == NEWEST_SERIES
+
+
+def enclosing_function(lines: List[str], index: int) -> str:
+    """The function a line of C belongs to: the last definition above it
+    (kernel style: the name starts its line, or follows the return type on it)."""
+    for line in reversed(lines[:index]):
+        if line.startswith("}"):
+            break
+        m = FUNCTION_START.match(line)
+        if m and not line.startswith((" ", "\t", "#")):
+            return m.group(1)
+    return ""
+
+
+def widened(before: str, after: str) -> List[Widened]:
+    """The declarations whose type the fix changed, with their function."""
+    old, new = before.splitlines(), after.splitlines()
+    found = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "replace":
+            continue
+        for o, n in zip(old[i1:i2], new[j1:j2]):
+            mo, mn = DECLARATION.match(o), DECLARATION.match(n)
+            if mo and mn and mo.group(2) == mn.group(2) and mo.group(1) != mn.group(1):
+                found.append(Widened(enclosing_function(old, i1), mo.group(2), mo.group(1), mn.group(1)))
+    return found
+
+
+def function_body(text: str, function: str) -> Optional[str]:
+    """A function's definition in a C file, or None."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        m = FUNCTION_START.match(line)
+        if m and m.group(1) == function and not line.startswith((" ", "\t", "#")):
+            end = next((k for k in range(n, len(lines)) if lines[k].startswith("}")), len(lines) - 1)
+            return "\n".join(lines[n:end + 1])
+    return None
+
+
+def upstream_status(change: Widened, relpath: str, newer: Optional[str], newer_version: str) -> str:
+    """What the newest packaged kernel has where the fix changes the code."""
+    where = f"Linux {newer_version} (Debian's linux-source-{series_of(newer_version)})"
+    if newer is None:
+        return (f"{where} has no {relpath}: the code was removed or moved upstream, so there is no "
+                f"upstream change to backport; this fix is for the stable trees that still have it.")
+    body = function_body(newer, change.function)
+    if body is None:
+        return (f"{where} no longer has {change.function}(): upstream removed the code rather than "
+                f"fixing it, so there is no upstream change to backport; this fix is for the stable "
+                f"trees that still have it.")
+    decl = next((m for m in map(DECLARATION.match, body.splitlines()) if m and m.group(2) == change.variable), None)
+    if decl and decl.group(1) == change.new_type:
+        return (f"{where} has this fix: its {change.function}() declares "
+                f"\"{change.new_type} {change.variable}\".  This is the backport of that change.")
+    return f"{where} still has the same code in {change.function}(): the fix is needed upstream too."
+
+
+def newer_file(relpath: str) -> Optional[str]:
+    """relpath in the newest packaged kernel (None if it has no such file),
+    read from Debian's tarball once and kept in the work dir."""
+    tarball = Path(TARBALL.format(series=NEWEST_SERIES))
+    if not tarball.exists():
+        raise Y2038Error(f"{tarball} is missing: a fix's message says what the newest packaged kernel has; "
+                         f"run `apt-get install linux-source-{NEWEST_SERIES}`")
+    cache = work_dir() / "upstream" / digest(tarball.stat().st_size, tarball.stat().st_mtime, relpath)
+    if cache.exists():
+        text = cache.read_text()
+        return None if text == "\0absent" else text
+    top = f"linux-source-{NEWEST_SERIES}"
+    with tempfile.TemporaryDirectory(prefix="y2038-upstream-") as scratch:
+        run(["tar", "-xJf", tarball, "-C", scratch, f"{top}/{relpath}"], check=False)
+        found = Path(scratch) / top / relpath
+        text = found.read_text(errors="replace") if found.exists() else None
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(cache, (text if text is not None else "\0absent").encode())
+    return text
+
+
+def newer_version() -> str:
+    """The newest packaged kernel's full version, from its Makefile."""
+    makefile = newer_file("Makefile") or ""
+    numbers = [re.search(rf"^{k}\s*=\s*(\d+)", makefile, re.M) for k in ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
+    return ".".join(m.group(1) for m in numbers if m) or NEWEST_SERIES
+
+
+def message_facts(version: str, relpath: str, before: str, after: str) -> List[str]:
+    """The paragraphs a fix's message has beyond its rule's rationale: what
+    it widens where, and (on an older tree) what upstream has there."""
+    paragraphs = []
+    for change in widened(before, after):
+        where = f"{change.function}()" if change.function else relpath
+        paragraphs.append(f"{where} keeps ktime_get_real_seconds() in \"{change.old_type} {change.variable}\" "
+                          f"and compares it with a time64_t: from 2038-01-19 03:14:08 UTC on, {change.variable} "
+                          f"is negative and the comparison gives the wrong answer, on 32-bit and 64-bit "
+                          f"machines alike.")
+        if not is_newest(version):
+            paragraphs.append(upstream_status(change, relpath, newer_file(relpath), newer_version()))
+    return paragraphs
+
+
+def trailers(version: str) -> List[str]:
+    """Cc: stable for a fix made on an older (stable) tree."""
+    return [] if is_newest(version) else [f"Cc: stable@vger.kernel.org # {series_of(version)}"]
+
+
+def posting_subject_prefix(version: str, tree_kind: str, draft: bool) -> str:
+    """'[PATCH 6.1]' for a stable tree's fix; '[PATCH net]' for netdev's
+    fixes (maintainer-netdev.rst); '[PATCH]' otherwise."""
+    words = ["PATCH"]
+    if not is_newest(version):
+        words.append(series_of(version))
+    elif tree_kind == "netdev":
+        words.append("net")
+    if draft:
+        words.insert(0, "DRAFT")
+    return " ".join(words)
