@@ -17,6 +17,10 @@ BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-de
 # posting is taken apart by b4 the way a maintainer applies it.
 TEST_PACKAGES = ["chromium", "distcc", "b4"]
 TEST_KVERS = ("6.1", "6.12")
+# The newest linux-source Debian packages: the default upper end of an
+# out-of-tree module's range, and what a fix on an older tree is compared
+# with (posting/fixes.py), so a series for a packaged tree needs it too.
+NEWEST_PACKAGED = "6.12"
 
 
 def source_package(kver: str):
@@ -35,6 +39,8 @@ def ensure(kvers=("6.1",), with_build=True, with_tests=False) -> None:
         raise Y2038Error("dpkg-query not found: this toolkit installs its dependencies on Debian 12 only")
     wanted = BASE_PACKAGES + (BUILD_PACKAGES if with_build else []) + (TEST_PACKAGES if with_tests else [])
     kvers = list(kvers) + (list(TEST_KVERS) if with_tests else [])
+    if any(source_package(k) for k in kvers):
+        kvers.append(NEWEST_PACKAGED)
     ensure_packages(wanted + sorted({p for p in map(source_package, kvers) if p}))
 
 

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass
 
 from ..csource import blank_comments
+from ..deps import NEWEST_PACKAGED
 
-NEWEST_PACKAGED = "6.12"  # linux-source-6.12: the default upper end of a range
 
 
 def code(a: int, b: int, c: int = 0) -> int:

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..common import Y2038Error, digest, run, work_dir, write_atomic
+from ..deps import NEWEST_PACKAGED as NEWEST_SERIES
 
-NEWEST_SERIES = "6.12"  # the newest Debian linux-source: what "upstream" is read from
 TARBALL = "/usr/src/linux-source-{series}.tar.xz"
 # "s32 now;" and "int now = ...;": the type and the name a fix widened
 DECLARATION = re.compile(r"^\s*(?:const\s+)?([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:=[^;]*)?;")
