@@ -19,6 +19,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Dict, Optional, Set
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
@@ -43,7 +44,7 @@ class SourceDir:
         self.version = root.name
 
     def files_with_tokens(self, tokens, globs) -> dict:
-        found = {t: set() for t in tokens}
+        found: Dict[str, Set[str]] = {t: set() for t in tokens}
         if not tokens:
             return found
         words = re.compile(rb"\b(" + b"|".join(re.escape(t.encode()) for t in tokens) + rb")\b")
