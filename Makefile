@@ -11,15 +11,16 @@ IDENTITY = $(if $(SIGNOFF),--signoff "$(SIGNOFF)",--draft)
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules check-dkms bench
+.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules lint check-dkms bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
 	@echo
 	@echo "  make run     KVER=6.1   deps + tree + apply + hazards + series + build + boot + report"
 	@echo "                         -> generated-patches/linux-<version>/ (review.html, REVIEW.md)"
-	@echo "  make test               deps + every test (rule triples, bad inputs, series drift, build, QEMU boots)"
+	@echo "  make test               deps + lint + every test (rule triples, bad inputs, series drift, build, QEMU boots)"
 	@echo "  make test-rules         only the Coccinelle test triples in cocci/ (seconds)"
+	@echo "  make lint               pyflakes3, mypy (tools/, tests/) and no function in tools/ over 60 lines"
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|hazards|series|build|boot|report  one stage (see tools/y2038 --help)"
 	@echo "  make compare OLD=6.1 NEW=6.12  sites gone upstream / kept / new, patches mapped across versions"
@@ -94,12 +95,15 @@ legacy-patch:
 	$(Y2038) convert boot-tests/legacy-modules/src --out $(LEGACY_OUT) $(JOBS_ARG)
 	cp $(LEGACY_OUT)/y2038-convert.patch $(LEGACY_OUT)/y2038-convert.txt boot-tests/legacy-modules/
 
-test:
+test: lint
 	$(Y2038) deps --kver $(KVER) --tests
 	tests/run_tests.py
 
 test-rules:
 	tests/run_tests.py test_rules.py
+
+lint:
+	tools/lint
 
 check-dkms:
 	$(Y2038) deps --kver 6.1 --tests

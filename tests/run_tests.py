@@ -26,6 +26,7 @@ def main() -> int:
     suite = unittest.defaultTestLoader.discover(str(here), pattern=pattern, top_level_dir=str(here))
     runner = unittest.TextTestRunner(resultclass=CountingResult, verbosity=2, stream=sys.stdout)
     result = runner.run(suite)
+    assert isinstance(result, CountingResult)  # the resultclass given above
     failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
     print(f"{result.passed} passed, {failed} failed, {len(result.skipped)} skipped")
     if result.passed == 0:

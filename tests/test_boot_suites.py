@@ -4,7 +4,8 @@ of the code its series touches, the pristine one runs them all, and the
 kernel command line says so."""
 import unittest
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.verification import boot_suites as bs
 SELFTESTS = ("posix_timers", "nanosleep", "inconsistency-check")  # the arm initramfs's
 

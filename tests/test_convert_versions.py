@@ -5,7 +5,6 @@ taken from the code or from --min-kernel, branches for older kernels left
 as written, what needs a newer kernel listed, dead compat branches dropped,
 compat shims never rewritten, and one file's trouble never the run's."""
 import json
-import os
 import shutil
 import tempfile
 import textwrap

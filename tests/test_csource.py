@@ -3,7 +3,8 @@
 for str and bytes, and the three strengths told apart."""
 import unittest
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.csource import (IDENTIFIER, blank_comments, blank_comments_and_literals,
                               blank_comments_and_strings)
 

@@ -20,6 +20,7 @@ import shutil
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Dict, List
 
 from helpers import run_cli
 from y2038lib.outoftree import api_availability, kernel_versions as kv
@@ -37,6 +38,10 @@ def texts_of(root: Path) -> dict:
 
 
 class RealModules(unittest.TestCase):
+    tmp: Path  # these three: set by setUpClass and check_package
+    rows: Dict[str, str]
+    build_keys: List[str]
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-dkms-"))

@@ -4,7 +4,8 @@ the review named, in the shape of their code, told apart: one wall-clock
 candidate first, the compat ABIs, formats and durations after."""
 import unittest
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.posting import hazard_triage
 from y2038lib.posting.hazards import hazards_text
 

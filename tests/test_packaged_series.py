@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from helpers import REPO, run_cli
 from y2038lib import tree as tree_stage
@@ -84,8 +85,18 @@ def tree_diff(a: Path, b: Path):
     return out
 
 
-class PackagedSeries:
-    KVER = None
+# mypy reads the mixin as the TestCase it is mixed into; unittest must not run it alone
+if TYPE_CHECKING:
+    MixinBase = unittest.TestCase
+else:
+    MixinBase = object
+
+
+class PackagedSeries(MixinBase):
+    KVER: str  # each subclass sets its kernel version
+    tmp: Path  # these three: set by setUpClass
+    tree: tree_stage.Tree
+    first: Path
 
     @classmethod
     def setUpClass(cls):

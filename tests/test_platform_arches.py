@@ -7,7 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.verification.platform_arches import config_symbol, platform_arches
 
 FILES = {

@@ -3,7 +3,8 @@
 series named, and how a tree's postings are marked."""
 import unittest
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.engine import layout
 from y2038lib.posting import maintainers, posting_rules as pr
 from y2038lib.posting import series

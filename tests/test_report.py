@@ -19,7 +19,7 @@ CHROMIUM = shutil.which("chromium")
 
 
 class ReviewPage:
-    KVER = None
+    KVER: str  # each subclass sets its kernel version
 
     @classmethod
     def setUpClass(cls):

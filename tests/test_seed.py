@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Set
 
 from helpers import REPO, run_cli
 
@@ -17,7 +18,7 @@ SEED = REPO.parent / "shared" / "seed-24e4a8c3e886"
 
 
 def removed(before, after) -> set:
-    lines = set()
+    lines: Set[int] = set()
     for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
         if tag in ("delete", "replace"):
             lines.update(range(i1, i2))

@@ -138,7 +138,7 @@ def make_jobs(jobs, distcc: bool) -> int:
         deps.ensure_packages(["distcc"])
         slots = build.distcc_jobs()
         return jobs or slots
-    return jobs or os.cpu_count()
+    return jobs or os.cpu_count() or 1  # cpu_count(): None when it cannot tell
 
 
 def cmd_deps(args) -> int:

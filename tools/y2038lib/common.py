@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 REPO = Path(__file__).resolve().parents[2]
 COCCI_DIR = Path(os.environ.get("Y2038_COCCI_DIR") or REPO / "cocci")
@@ -221,7 +222,7 @@ class Step:
     what it is doing, how far, how long so far.  In a log (CI), a line when
     it starts and one when it ends, nothing in between."""
 
-    def __init__(self, what: str, total: int = None):
+    def __init__(self, what: str, total: Optional[int] = None):
         self.what, self.total, self.done, self.detail = what, total, 0, ""
         self.live = sys.stderr.isatty()
         self.lock = threading.Lock()

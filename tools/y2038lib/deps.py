@@ -14,8 +14,10 @@ BUILD_PACKAGES = ["gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-de
 # What only the tests need: the review page is checked in a headless browser,
 # a distcc daemon on localhost takes the compiles of `build --distcc`,
 # the committed series of both packaged kernels are regenerated, and each
-# posting is taken apart by b4 the way a maintainer applies it.
-TEST_PACKAGES = ["chromium", "distcc", "b4"]
+# posting is taken apart by b4 the way a maintainer applies it; make test
+# runs make lint first.
+LINT_PACKAGES = ["pyflakes3", "python3-mypy"]
+TEST_PACKAGES = ["chromium", "distcc", "b4", *LINT_PACKAGES]
 TEST_KVERS = ("6.1", "6.12")
 # The newest linux-source Debian packages: the default upper end of an
 # out-of-tree module's range, and what a fix on an older tree is compared

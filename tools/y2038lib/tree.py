@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Dict, Set
 
 from .common import (Y2038Error, digest_stream, file_digest, git_env, progress, read_json, run, work_dir,
                      write_json)
@@ -27,7 +28,7 @@ class Tree:
 
     def files_with_tokens(self, tokens, globs) -> dict:
         """{token: set of files holding it as a word}, by one git grep."""
-        found = {t: set() for t in tokens}
+        found: Dict[str, Set[str]] = {t: set() for t in tokens}
         if not tokens:
             return found
         proc = self.git("grep", "-o", "-w", "-I", "-E", "(" + "|".join(map(re.escape, tokens)) + ")",

@@ -15,6 +15,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
 from .layout import keep_blank_after_declarations, keep_declarator_column
@@ -78,11 +79,11 @@ class Applier:
         self.version = spatch_version()
         cache_root = os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch"
         self.cache = SpatchCache(Path(cache_root), self.version)
-        self.current = {}  # relpath -> content after the rules run so far
+        self.current: Dict[str, bytes] = {}  # relpath -> content after the rules run so far
         # site_filter(rule, relpath, before, after) -> api_availability.Outcome:
         # which of a rule's changes stand (convert: the kernels the code supports)
-        self.site_filter = None
-        self.refused = {}  # rule.relpath -> {relpath: [Decision]}
+        self.site_filter: Optional[Callable[[Any, str, bytes, bytes], Any]] = None
+        self.refused: Dict[str, Dict[str, list]] = {}  # rule.relpath -> {relpath: [Decision]}
         self.spatch_runs = 0
         self.cache_hits = 0
 
@@ -122,7 +123,7 @@ class Applier:
         reads the files as they are now).  Returns {rule.relpath: {relpath:
         result}}: cached results first, the rest in small spatch batches on
         one pool, so no core waits for a rule's last slow batch."""
-        done = {rule.relpath: {} for rule, _ in work}
+        done: Dict[str, Dict[str, dict]] = {rule.relpath: {} for rule, _ in work}
         batches, todo = [], {}
         for rule, files in work:
             # a timeout is a result too: the same input times out again at the same limit
@@ -275,14 +276,14 @@ def run_campaign(applier, campaign: str, rules):
     (matches.json entry, files changed).  A file still changing in the last
     round keeps the content it had before that round, listed in
     entry["unsettled"]."""
-    entry = {"name": campaign, "rules": [], "files": [], "unsettled": {}}
+    entry: Dict[str, Any] = {"name": campaign, "rules": [], "files": [], "unsettled": {}}
     patch_rules = [r for r in rules if r.patch_mode]
-    recs = {}
+    recs: Dict[str, dict] = {}
     changed_in_campaign = set()
     last_changed = {}  # of the round before: set at the end of each round
     for round_no in range(1, CAMPAIGN_ROUNDS + 1):
         start_of_round = dict(applier.current)
-        changed_in_round = {}
+        changed_in_round: Dict[str, List[str]] = {}
         for rule in patch_rules:
             files = applier.candidates(rule)
             if round_no > 1:  # only what the last round changed can change now
@@ -377,7 +378,7 @@ def idempotence_offenders(applier, campaign_rules) -> dict:
             regex = rule.token_regex()
             work.append((rule, [f for f in changed if applier.in_scope(f, rule)
                                 and regex.search(applier.current[f])]))
-    offenders = {}
+    offenders: Dict[str, List[str]] = {}
     for path, results in applier.run_rules(work, "idempotence check").items():
         rule = next(r for r, _ in work if r.relpath == path)
         for relpath, result in sorted(results.items()):

@@ -14,6 +14,7 @@ Kconfig is not C, so Coccinelle cannot retire a configuration symbol.  A
                     expression around it is a decision for a human.
 """
 import re
+from typing import List, Tuple
 
 from ..common import Y2038Error
 
@@ -37,7 +38,8 @@ def parse_commands(body, relpath: str):
 def always_y(text: str, symbol: str):
     """(new text, [(line number, why), ...] for the references left)."""
     lines = text.splitlines(True)
-    out, left = [], []
+    out: List[str] = []
+    left: List[Tuple[int, str]] = []
     entry = re.compile(rf"^(menu)?config\s+{symbol}\s*$")
     select = re.compile(rf"^\s*select\s+{symbol}(\s+if\s+.*)?\s*$")
     mention = re.compile(rf"\b{symbol}\b")

@@ -9,6 +9,7 @@ import json
 import re
 import tempfile
 from pathlib import Path
+from typing import List, Optional, Tuple
 
 from . import kconfig, text_rules
 from ..common import TimeoutExpired, Y2038Error, code_key, dependency_key, run, write_atomic
@@ -26,7 +27,7 @@ class SpatchCache:
         self.version = version
         self.code = code_key([__file__])  # once: a key is asked for every (rule, file)
 
-    def key(self, rule, relpath: str, content: bytes, context: str = "", code: str = None) -> str:
+    def key(self, rule, relpath: str, content: bytes, context: str = "", code: Optional[str] = None) -> str:
         """context: what else the result depends on (the tree, for rules that
         read headers); code: code_key() of the modules that make the result,
         when not this module's (hazards and convert keep their reports here)."""
@@ -115,7 +116,8 @@ def run_text_rule(rule, relpath: str, content: bytes) -> dict:
         proc = run(["unifdef", *unifdef_arguments(rule), "-"], input=content, check=False, binary=True)
         if proc.returncode not in (0, 1):  # 1: output differs from input
             return {"status": "failed", "detail": proc.stderr.decode(errors="replace").strip()}
-        output, left = proc.stdout, []
+        left: List[Tuple[int, str]] = []
+        output = proc.stdout
     elif rule.kind == "text":
         output = text_rules.edit(content.decode(errors="surrogateescape"),
                                  text_rules.parse_commands(rule.body, rule.relpath)).encode(errors="surrogateescape")

@@ -26,6 +26,7 @@ A .text rule holds, after its header, one command per line:
 It reports nothing: what it does not match it leaves alone.
 """
 import re
+from typing import Dict, List, Optional, Pattern, Tuple
 
 from ..common import Y2038Error
 from ..csource import blank_comments_and_strings
@@ -33,10 +34,12 @@ from ..csource import blank_comments_and_strings
 COMMAND = re.compile(r"^(drop-comment-paragraph|rewrite-comment|keep-first-branch)\s+/((?:\\/|[^/])+)/\s*(.*)$")
 BARE_COMMANDS = ("ktime-designators",)
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+# (verb, regex, argument); the bare commands have neither regex nor argument
+Command = Tuple[str, Optional[Pattern[str]], Optional[str]]
 
 
-def parse_commands(body, relpath: str):
-    commands = []
+def parse_commands(body, relpath: str) -> List[Command]:
+    commands: List[Command] = []
     for line in body:
         if line.strip() in BARE_COMMANDS:
             commands.append((line.strip(), None, None))
@@ -104,7 +107,7 @@ def drop_paragraphs(text: str, pattern) -> str:
     if "\0DROP\0" not in edited:
         return edited
     out = edited.split("\n")
-    result = []
+    result: List[str] = []
     for n, line in enumerate(out):
         if line.strip() == "\0DROP\0":
             # unifdef -B: take one of the blank lines around it
@@ -213,7 +216,7 @@ def designator_sites(code: str) -> list:
     return sites
 
 
-def designator_span(text: str, start: int, end: int) -> tuple:
+def designator_span(text: str, start: int, end: int) -> Tuple[int, int]:
     """(start, end) of the designator start..end with its comma (the one
     after it, or before it for the last one) and, if alone, its line."""
     if end < len(text) and text[end] == ",":
@@ -238,11 +241,11 @@ def ktime_designators(text: str) -> str:
         return text
     # .tv.sec and .tv.nsec of one object in one initialiser (same enclosing brace)
     brace_of = lambda pos: opening_brace(code, pos)
-    groups = {}
+    groups: Dict[Tuple[int, str], Dict[str, tuple]] = {}
     for site in sites:
         if site[4]:
             groups.setdefault((brace_of(site[0]), site[3]), {})[site[4]] = site
-    edits = []  # (start, end, replacement)
+    edits: List[Tuple[int, int, str]] = []  # (start, end, replacement)
     for site in sites:
         start, vstart, vend, path, half = site
         value = text[vstart:vend].strip()

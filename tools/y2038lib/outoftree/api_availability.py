@@ -22,6 +22,7 @@ whose sites are independent says `// Sites: independent`.
 import difflib
 import re
 from dataclasses import dataclass, field
+from typing import Dict, Sequence, Tuple
 
 from ..csource import IDENTIFIER, blank_comments, blank_comments_and_literals
 from . import kernel_versions as kv
@@ -109,7 +110,7 @@ def shim_definitions(text: str, names) -> dict:
     """{line: (name, last line)} where the code defines a kernel API itself
     (a compat shim: a function or macro of that name), with the line its
     definition ends on."""
-    found = {}
+    found: Dict[int, Tuple[str, int]] = {}
     if not names:
         return found
     alternatives = "|".join(sorted(map(re.escape, names)))
@@ -190,6 +191,7 @@ class SiteFilter:
         if inside:
             return Decision(line, False, f"inside the code's own {inside[0]} (a compat shim): never rewritten",
                             True)
+        kernels: Sequence[int]
         if versions is None:
             kernels = (self.range.lo, self.range.hi)
         else:
@@ -224,7 +226,7 @@ def unavailable_uses(original: str, converted: str, project, samples, histories,
     use the names the rules' histories say that kernel has (or the
     converted code's compat header provides).  Returns
     ["<version>: <name> (since <v>): <line>"]."""
-    first = {}
+    first: Dict[str, int] = {}
     for h in histories:
         for name, version in h.introduced.items():
             if name != "*" and name not in provided:

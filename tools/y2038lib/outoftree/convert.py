@@ -19,6 +19,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Set
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
@@ -43,7 +44,7 @@ class SourceDir:
         self.version = root.name
 
     def files_with_tokens(self, tokens, globs) -> dict:
-        found = {t: set() for t in tokens}
+        found: Dict[str, Set[str]] = {t: set() for t in tokens}
         if not tokens:
             return found
         words = re.compile(rb"\b(" + b"|".join(re.escape(t.encode()) for t in tokens) + rb")\b")
@@ -97,9 +98,9 @@ def still_reported(applier, rule, root: Path, files, timeout: int):
             groups.flush()
             proc = run(["spatch", "--sp-file", rule.path, "-D", "report", "--very-quiet", "--timeout", timeout,
                         *rule.options, "--file-groups", groups.name], cwd=root, check=False)
-        lines = [line for line in proc.stdout.splitlines() if REPORT_LINE.match(line)]
+        reported = [(line, m.group("file")) for line in proc.stdout.splitlines() if (m := REPORT_LINE.match(line))]
         for relpath, key in todo.items():
-            mine = [line for line in lines if REPORT_LINE.match(line).group("file") == relpath]
+            mine = [line for line, path in reported if path == relpath]
             if proc.returncode == 0:  # a crashed run is not a result to keep
                 applier.cache.put(key, {"status": "unchanged", "report": mine})
             found += mine
@@ -107,7 +108,7 @@ def still_reported(applier, rule, root: Path, files, timeout: int):
 
 
 def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
-            min_kernel: str = None, max_kernel: str = None, compat_header: bool = True) -> dict:
+            min_kernel: Optional[str] = None, max_kernel: Optional[str] = None, compat_header: bool = True) -> dict:
     """DIR -> OUT for the kernels the code supports: min_kernel/max_kernel
     ('X.Y'), else the range read from its version conditionals.  With
     min_kernel, conditionals decided for the whole range are resolved first
@@ -128,7 +129,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
     applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
-    report = {"source": str(shown), "spatch": applier.version, "campaigns": [],
+    report: Dict[str, Any] = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
                           "text": kernel_range.text()},
               "problems": [], "compat": drop_compat_branches(applier, project, kernel_range, texts)
@@ -256,7 +257,8 @@ def still_left(conv: Conversion, scratch: Path, jobs: int, timeout: int):
     """(left, hazards): the report-mode lines of every rule over the
     converted copy, and the sites the patch rules listed as left; a rule's
     timeouts and failures go to the problems."""
-    left, hazards = [], []
+    left: List[str] = []
+    hazards: List[str] = []
     every_rule = [rule for _, rules in conv.campaign_rules for rule in rules]
     c_files = list(conv.texts)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -377,7 +379,7 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dic
     introduced = api_availability.history(driver_types.INTRODUCED)
     gone = min(api_availability.history(driver_types.REMOVED).values())
     samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
-    versions = {}
+    versions: Dict[str, Optional[kernel_versions.SourceVersions]] = {}
 
     def allowed(relpath, line, new) -> bool:
         if relpath not in versions:
@@ -385,7 +387,8 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dic
                 versions[relpath] = kernel_versions.SourceVersions(texts[relpath], project.evaluator, samples)
             except kernel_versions.ConditionalError:
                 versions[relpath] = None
-        kernels = versions[relpath].kernels(line) if versions[relpath] else (kernel_range.lo, kernel_range.hi)
+        file_versions = versions[relpath]
+        kernels = file_versions.kernels(line) if file_versions else (kernel_range.lo, kernel_range.hi)
         needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced and n not in fallbacks]
                     or [0])
         return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
@@ -424,7 +427,7 @@ def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
 def drop_compat_branches(applier, project, kernel_range, texts) -> dict:
     """--min-kernel: version conditionals decided for every kernel of the
     range resolved (dead compat code removed) before the rules run."""
-    result = {"branches_dropped": 0, "files": {}}
+    result: Dict[str, Any] = {"branches_dropped": 0, "files": {}}
     for relpath, text in sorted(texts.items()):
         if relpath in project.problems:
             continue
@@ -440,7 +443,7 @@ def compat_shims(applier, texts, kernel_range, histories) -> list:
     """The code's own definitions of kernel time APIs: removable where every
     kernel of the range has the API (a shim is never rewritten into a call
     of itself: the site filter leaves its body alone)."""
-    first = {}
+    first: Dict[str, int] = {}
     for h in histories.values():
         for name, version in h.introduced.items():
             if name != "*":

@@ -29,6 +29,7 @@ code alone.
 """
 import re
 from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..csource import blank_comments_and_literals
 from ..engine.text_rules import opening_brace, value_end
@@ -81,11 +82,11 @@ class Candidate:
     type: str  # timespec or timeval
     relpath: str
     decl: tuple  # (start, end) of the "struct timespec" words
-    scope: tuple = None  # (start, end) of the function body, for locals and params
+    scope: Optional[Tuple[int, int]] = None  # (start, end) of the function body, for locals and params
     function: str = ""  # the function a param belongs to, and its position
     position: int = 0
     pointer: bool = False
-    init: tuple = None  # (start, end) of the initialiser's value
+    init: Optional[Tuple[int, int]] = None  # (start, end) of the initialiser's value
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
@@ -136,7 +137,8 @@ def functions(code: str):
 
 def find_candidates(texts: dict):
     """([Candidate], {struct name: why it reaches user space})."""
-    candidates, abi_structs = [], {}
+    candidates: List[Candidate] = []
+    abi_structs: Dict[str, str] = {}
     for relpath, text in texts.items():
         code = blank_comments_and_literals(text)
         for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
@@ -200,7 +202,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     return "global", None, ""
 
 
-def initialiser(code: str, value_start: int) -> tuple:
+def initialiser(code: str, value_start: int) -> Tuple[int, int]:
     """(start, end) of the value from value_start to the ',' or ';' that ends it."""
     stop = value_start
     depth = 0
@@ -429,7 +431,9 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
         return {}, [], []
     links = Links(len(a.candidates))
     found = examine(a, links)
-    converted, kept, per_file = [], [], {}
+    converted: list = []  # settle()'s descriptions
+    kept: list = []
+    per_file: Dict[str, Set[Tuple[int, int, str]]] = {}
     for _, members in sorted(links.groups().items()):
         if owned_by_per_file_rules(a, members, found.edits):
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
@@ -464,7 +468,7 @@ class Links:
 
     def groups(self) -> dict:
         """{root: [members, in index order]}."""
-        groups = {}
+        groups: Dict[int, List[int]] = {}
         for n in range(len(self.parent)):
             groups.setdefault(self.find(n), []).append(n)
         return groups
@@ -483,10 +487,10 @@ def examine(a, links: Links) -> Findings:
     """Every use of every candidate classified: the edits it needs, the
     links it makes, or the reason it keeps its cluster."""
     found = Findings({n: [] for n in range(len(a.candidates))})
-    by_name = {}
+    by_name: Dict[Tuple[str, str], List[int]] = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
-    shared = {}
+    shared: Dict[Tuple[str, tuple], int] = {}
     for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
     for n, c in enumerate(a.candidates):

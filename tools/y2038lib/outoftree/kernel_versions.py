@@ -19,6 +19,7 @@ ends, tells every kernel of the range.
 """
 import re
 from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from ..csource import blank_comments
 from ..deps import NEWEST_PACKAGED
@@ -68,7 +69,7 @@ UNKNOWN = None  # a value the version does not decide
 @dataclass
 class Node:
     kind: str  # num, id, call, defined, unary, binary, ternary, paren
-    value: object = None  # number, name or operator
+    value: Any = None  # number, name or operator, by kind
     args: tuple = ()
     start: int = 0
     end: int = 0
@@ -85,9 +86,9 @@ def tokenize(text: str):
         if text[pos:].strip() == "":
             break
         m = TOKEN.match(text, pos)
-        if not m:
+        kind = m.lastgroup if m else None  # every alternative of TOKEN is a named group
+        if not m or not kind:
             raise ExprError(f"cannot read {text[pos:].strip()!r}")
-        kind = m.lastgroup
         start = m.start(kind)
         value = m.group(kind)
         tokens.append((kind, int(value, 0) if kind == "num" else value, start, m.end()))
@@ -220,7 +221,7 @@ class Evaluator:
 
     def __init__(self, macros: Macros):
         self.macros = macros
-        self.cache = {}
+        self.cache: Dict[str, Node] = {}  # expression text -> parsed
 
     def value(self, node: Node, version: int, env=None):
         """The node's value at version (env: a function macro's arguments),
@@ -396,12 +397,12 @@ class SourceVersions:
         self.text = text
         self.evaluator = evaluator
         self.samples = sorted(samples)
-        self.chains = []
-        self.line_frames = {}  # line number -> tuple of (chain index, branch index)
-        self.tested = set()
-        self.directive_lines = set()
+        self.chains: List[Chain] = []
+        self.line_frames: Dict[int, tuple] = {}  # line number -> tuple of (chain index, branch index)
+        self.tested: Set[int] = set()
+        self.directive_lines: Set[int] = set()
         self._parse()
-        self.frame_cache = {}
+        self.frame_cache: Dict[tuple, tuple] = {}
 
     def _parse(self):
         stack, frames = [], ()
@@ -442,8 +443,9 @@ class SourceVersions:
 
     def branch_value(self, chain: int, branch: int, version: int):
         """True/False/UNKNOWN: is this branch of the chain the one compiled?"""
-        result = True
+        result: Optional[bool] = True
         for n, b in enumerate(self.chains[chain].branches[:branch + 1]):
+            value: Optional[int]
             if b.directive == "else":
                 value = 1
             elif b.expr is None:
@@ -493,7 +495,7 @@ class Project:
         self.texts = texts
         self.evaluator = Evaluator(Macros.from_sources(texts.values()))
         self.problems = {}  # relpath -> why its conditionals could not be read
-        self.tested = {}  # version -> first relpath:line testing it
+        self.tested: Dict[int, str] = {}  # version -> first relpath:line testing it
         for relpath, text in sorted(texts.items()):
             try:
                 versions = SourceVersions(text, self.evaluator, ())
@@ -573,7 +575,9 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
     samples = samples_for(project.tested, kernel_range.lo, kernel_range.hi)
     versions = SourceVersions(text, project.evaluator, samples)
     lines = text.split("\n")
-    drop, replace, dropped = set(), {}, 0
+    drop: Set[int] = set()
+    replace: Dict[int, Tuple[str, Optional[str]]] = {}
+    dropped = 0
     for chain in versions.chains:
         decided = chain_decisions(chain, project.evaluator, samples)
         if decided:
@@ -585,7 +589,9 @@ def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
             continue
         if n in replace:
             word, cond = replace[n]
-            indent = re.match(r"^(\s*#\s*)", line).group(1)
+            directive = re.match(r"^(\s*#\s*)", line)
+            assert directive, line  # replace holds directive lines only
+            indent = directive.group(1)
             out.append(f"{indent}{word}" + (f" {cond}" if cond else ""))
             continue
         out.append(line)

@@ -43,7 +43,7 @@ def series_of(arg: str) -> Path:
 
 
 def sites(results: SeriesResults) -> Counter:
-    found = Counter()
+    found: Counter = Counter()
     for patch in results.patches:
         for rule, files in patch.site_lines.items():
             for relpath, lines in files.items():
@@ -150,7 +150,7 @@ def compare(old_dir: Path, new_dir: Path) -> dict:
     fixed, kept, added = old_sites - new_sites, old_sites & new_sites, new_sites - old_sites
     fate = fates(old_dir, old, fixed, added, source_of(new.version), recorded_fates(old, new))
     moved = {site: f for site, f in fate.items() if f.startswith("moved")}
-    fate_counts = Counter()
+    fate_counts: Counter = Counter()
     for site, f in fate.items():
         if site not in moved:
             fate_counts[f] += fixed[site]

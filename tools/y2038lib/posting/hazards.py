@@ -10,6 +10,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Dict, List
 
 from . import hazard_triage
 from ..engine.apply import Applier, check_rule_parses
@@ -26,7 +27,7 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
         proc = run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
                     "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
                    cwd=src, check=False, timeout=timeout * len(files) + 60)
-    found = {f: [] for f in files}
+    found: Dict[str, List[str]] = {f: [] for f in files}
     for line in proc.stdout.splitlines():
         m = LINE.match(line)
         if m and m.group("file") in found:
@@ -67,6 +68,7 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
             for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
                                                                     for x in re.split(r"(\d+)", l)]):
                 m = LINE.match(line)
+                assert m, line  # report_batch kept only the lines LINE matches
                 kind = hazard_triage.triage(applier.content(relpath).decode(errors="replace"),
                                             int(m.group("line")), relpath)
                 entry = {"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),

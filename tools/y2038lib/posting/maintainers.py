@@ -9,6 +9,7 @@ files) and its MAINTAINERS file; posting_rules.route() decides the tree.
 import os
 import re
 from collections import Counter
+from typing import Dict, List
 
 from . import posting_rules
 from ..common import run
@@ -24,7 +25,7 @@ def parse_section(text: str) -> dict:
     """A MAINTAINERS section -> {"name", "M", "L", "T"}; T: keeps the kind
     ("git URL", "quilt URL") so a route can prefer git."""
     lines = text.strip().splitlines()
-    section = {"name": lines[0].strip() if lines else "", "M": [], "L": [], "T": []}
+    entries: Dict[str, List[str]] = {"M": [], "L": [], "T": []}
     for line in lines[1:]:
         m = re.match(r"^([MLT]):\s*(.*)", line)
         if not m:
@@ -32,12 +33,12 @@ def parse_section(text: str) -> dict:
         value = m.group(2).strip()
         if m.group(1) == "T":
             kind = value.split()[0] if value.split()[0] in ("git", "hg", "quilt") else "git"
-            section["T"].append(f"{kind} {tree_url_of(line)}")
+            entries["T"].append(f"{kind} {tree_url_of(line)}")
         elif m.group(1) == "L":
-            section["L"].append(value.split()[0])
+            entries["L"].append(value.split()[0])
         else:
-            section["M"].append(value)
-    return section
+            entries["M"].append(value)
+    return {"name": lines[0].strip() if lines else "", **entries}
 
 
 def recipient(line: str) -> dict:

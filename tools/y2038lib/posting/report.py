@@ -8,6 +8,7 @@ import html
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Dict
 
 from ..records import CompareSummary, SeriesResults
 
@@ -89,7 +90,7 @@ def figures(series: Path, results: SeriesResults) -> dict:
 
 def matrix(results: SeriesResults):
     """(campaigns, [(subsystem, {campaign: changes})]) sorted by total changes."""
-    cells = {}
+    cells: Dict[str, Counter] = {}
     for p in results.patches:
         cells.setdefault(p.subsystem, Counter())[p.campaign] += p.rewrites
     campaigns = sorted({p.campaign for p in results.patches})
@@ -151,7 +152,7 @@ def html_matrix(results: SeriesResults) -> list:
         out.append(f"<tr><td>{html.escape(subsystem)}</td>" + "".join(
             f'<td class="n{"" if counts[c] else " zero"}">{counts[c]}</td>' for c in campaigns)
             + f'<td class="n">{sum(counts.values())}</td></tr>')
-    totals = Counter()
+    totals: Counter = Counter()
     for _, counts in rows:
         totals.update(counts)
     out.append("<tr><th>total</th>" + "".join(f'<th class="n">{totals[c]}</th>' for c in campaigns)

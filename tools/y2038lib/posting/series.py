@@ -20,6 +20,7 @@ import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Dict, List, Set, Tuple
 
 from . import covers, fixes, posting_rules
 from .covers import campaign_info, wrap
@@ -42,7 +43,7 @@ def group_commits(matches: dict, maint: Maintainers):
         info = dict(zip(all_files, pool.map(maint.lookup, all_files)))
     groups = []
     for order, campaign in enumerate(matches["campaigns"]):
-        by_subsystem = {}  # and by subject prefix: one driver a patch
+        by_subsystem: Dict[Tuple[str, str], List[str]] = {}  # and by subject prefix: one driver a patch
         for relpath in campaign["files"]:
             key = (info[relpath]["subsystem"], posting_rules.subject_prefix(relpath))
             by_subsystem.setdefault(key, []).append(relpath)
@@ -55,7 +56,7 @@ def group_commits(matches: dict, maint: Maintainers):
                                   "sites": sum(sites.values()),
                                   "removed": {f: rule["removed"][f] for f in sorted(sites)},
                                   "listed": sorted({n for f in sites for n in rule.get("listed", {}).get(f, [])})})
-            recipients = []
+            recipients: List[dict] = []
             for f in files:
                 recipients += [r for r in info[f]["recipients"] if r["address"] not in {x["address"] for x in recipients}]
             groups.append({"campaign": campaign["name"], "campaign_order": order, "prefix": prefix,
@@ -77,10 +78,10 @@ def split_postings(groups) -> list:
     inside one unless the family alone is larger."""
     postings = []
     for fix, tree in dict.fromkeys((g["fix"], g["tree"]) for g in groups):
-        families = {}
+        families: Dict[str, List[dict]] = {}
         for group in (g for g in groups if g["tree"] == tree and g["fix"] == fix):
             families.setdefault(posting_rules.family(group["files"][0]), []).append(group)
-        parts = [[]]
+        parts: List[List[dict]] = [[]]
         for members in families.values():
             if parts[-1] and len(parts[-1]) + len(members) > MAX_POSTING:
                 parts.append([])
@@ -102,7 +103,9 @@ def addressees(groups) -> tuple:
 
 def split_recipients(recipients) -> tuple:
     """(To, Cc) of recipients, each address once."""
-    seen, to, cc = set(), [], []
+    seen: Set[str] = set()
+    to: List[str] = []
+    cc: List[str] = []
     for r in recipients:
         if r["address"] not in seen:
             seen.add(r["address"])
@@ -153,7 +156,7 @@ def checkpatch(tree, patch: Path, draft: bool) -> dict:
     ignore = ["--ignore", "MISSING_SIGN_OFF"] if draft else []
     proc = run(["perl", "scripts/checkpatch.pl", "--terse", "--show-types", "--no-summary", *ignore, str(patch)],
                cwd=tree.src, check=False)
-    found = {"errors": [], "warnings": []}
+    found: Dict[str, List[Dict[str, str]]] = {"errors": [], "warnings": []}
     for line in proc.stdout.splitlines():
         m = re.match(r".*?:\d*:? ?(ERROR|WARNING|CHECK):(\w+): (.*)", line)
         if m and m.group(1) != "CHECK":

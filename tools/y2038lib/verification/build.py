@@ -28,6 +28,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Set
 
 from .. import deps
 from ..common import (REPO, Step, Y2038Error, ccache_dir, dependency_key, git_env, path_key, progress,
@@ -81,12 +82,16 @@ def arches_for(relpath: str, src: Path):
 
 def added_lines(patch_text: str) -> dict:
     """{file: [new line numbers of '+' lines that hold code]} from a unified diff."""
-    out, path, line = {}, None, 0
+    out: Dict[str, List[int]] = {}
+    path: Optional[str] = None
+    line = 0
     for text in patch_text.splitlines():
         if text.startswith("+++ "):
             path = None if text[4:] == "/dev/null" else text[6:]
         elif text.startswith("@@ "):
-            line = int(re.match(r"@@ -\S+ \+(\d+)", text).group(1))
+            hunk = re.match(r"@@ -\S+ \+(\d+)", text)
+            assert hunk, text  # git writes every hunk header so
+            line = int(hunk.group(1))
         elif path and text.startswith("+"):
             code = re.sub(r"/\*.*?\*/|//.*", "", text[1:]).strip()
             # a comment's continuation is "* text" or "*/"; "*p = x;" is code
@@ -100,7 +105,9 @@ def added_lines(patch_text: str) -> dict:
 
 def preprocessed_lines(i_text: str, src: Path) -> dict:
     """{relpath: set of lines that reached the compiler} from gcc -E line markers."""
-    seen, current, line = {}, None, 0
+    seen: Dict[str, Set[int]] = {}
+    current: Optional[Set[int]] = None
+    line = 0
     prefix = str(src) + "/"
     for text in i_text.splitlines():
         m = re.match(r'# (\d+) "(.*?)"', text)
@@ -141,7 +148,8 @@ def line_compiled(line: int, seen: set, source: list) -> bool:
 
 def parse_make_output(text: str, src: Path, build_dir: Path) -> dict:
     """{target: [warning or error lines]} from `make -Otarget` output, relative paths."""
-    per_target, target = {}, None
+    per_target: Dict[str, List[str]] = {}
+    target: Optional[str] = None
     # CCACHE_BASEDIR makes gcc name sources relative to the build directory
     relative_src = os.path.relpath(src, build_dir) + "/"
     for raw in text.splitlines():
@@ -183,7 +191,7 @@ def lock_build_dir(root: Path) -> None:
 class Builder:
     """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
 
-    def __init__(self, tree, jobs: int, src: Path = None, distcc: bool = False):
+    def __init__(self, tree, jobs: int, src: Optional[Path] = None, distcc: bool = False):
         """distcc: ccache hands what it does not have to distcc, which spreads
         the compiles over distcc's own host list."""
         self.tree = tree
@@ -250,7 +258,7 @@ class Builder:
         text = run(["make", "-k", "-Otarget", *self.make_args(arch), *targets], cwd=self.src, env=self.env,
                    check=False, merge_output=True).stdout
         messages = parse_make_output(text, self.src, out)
-        result = {}
+        result: Dict[str, Dict[str, Any]] = {}
         for unit in units:
             obj, pre = unit[:-2] + ".o", unit[:-2] + ".i"
             if re.search(rf"No rule to make target '{re.escape(obj)}'", text):
@@ -367,7 +375,8 @@ def batches(builder, patches, arches: dict):
     files no other patch of the batch touches or builds, so one make per
     architecture gives every patch the result it would get alone.  A patch
     touching a header is a batch of its own."""
-    batch, taken = [], set()
+    batch: List[Patch] = []
+    taken: Set[str] = set()
     for patch in patches:
         units = {u for name in arches_wanted(patch, builder.tree.src)
                  for u in build_units(builder, patch.files, name)}
@@ -390,7 +399,7 @@ def arches_wanted(patch: Patch, src: Path):
 
 def apply_patch(builder, patch: Patch, patch_path: Path, arches: dict):
     """git am one patch; (record, what judge_patch needs) or (record, None)."""
-    record = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
+    record: Dict[str, Any] = {"build": {}, "build_errors": {}, "lines_compiled": [0, 0], "lines_not_compiled": [],
               "new_warnings": [], "units": {}}
     proc = builder.git("am", "-q", "--keep-cr", str(patch_path), check=False)
     if proc.returncode != 0:
@@ -462,7 +471,7 @@ def verify_batch(builder, batch, series_dir: Path, arches: dict, before: dict) -
     and keep on the worktree only those verified, in order."""
     head = builder.git("rev-parse", "HEAD").stdout.strip()
     applied = [(patch, *apply_patch(builder, patch, series_dir / patch.name, arches)) for patch in batch]
-    units = {}
+    units: Dict[str, List[str]] = {}
     for _, record, context in applied:
         for name, todo in (record["units"] if context else {}).items():
             units.setdefault(name, []).extend(todo)
@@ -517,9 +526,9 @@ def build_before(builder, head: str, compiled: dict, before: dict) -> None:
         results = compile_per_arch(builder, todo, preprocess=False)
     finally:
         builder.git("restore", "--source=HEAD", "--", *changed)
-    for name, units in results.items():
+    for name, unit_results in results.items():
         before.setdefault(name, {}).update(
-            {u: {"status": r["status"], "messages": r["messages"]} for u, r in units.items()})
+            {u: {"status": r["status"], "messages": r["messages"]} for u, r in unit_results.items()})
 
 
 def configure_all(builder, patches, arches: dict) -> None:
@@ -646,7 +655,7 @@ def build_batches(builder, series_dir: Path, patches, arches: dict, state: dict,
 
 
 def summarize(patches, state, baseline: str) -> BuildSummary:
-    per_arch = {}
+    per_arch: Dict[str, Counter] = {}
     for record in state["done"]:
         for arch, status in record["build"].items():
             per_arch.setdefault(arch, Counter())[status] += 1

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Dict
 
 from ..common import Y2038Error, progress, run, work_dir
 
@@ -46,10 +47,10 @@ def fetch(package: str) -> Path:
     return found[0].parent
 
 
-def dkms_conf(source: Path) -> dict:
+def dkms_conf(source: Path) -> Dict[str, str]:
     """dkms.conf's assignments ({'MAKE[0]': ..., 'BUILT_MODULE_LOCATION[0]': ...}), quotes removed."""
     conf = source / "dkms.conf"
-    values = {}
+    values: Dict[str, str] = {}
     if conf.exists():
         text = re.sub(r"\\\n", " ", conf.read_text(errors="replace"))
         for m in re.finditer(r"^\s*([A-Z_]+(?:\[\d+\])?)=(.*)$", text, re.M):
@@ -61,7 +62,7 @@ def kbuild_plan(source: Path) -> tuple:
     """(module directory relative to source, extra make arguments) for kbuild."""
     conf = dkms_conf(source)
     location = conf.get("BUILT_MODULE_LOCATION[0]", "").strip("/")
-    command = conf.get("MAKE[0]") or conf.get("MAKE", "")
+    command = conf.get("MAKE[0]", "") or conf.get("MAKE", "")
     args = []
     if re.search(r"\bM=", command):
         m = re.search(r"\bM=\S*?/build/?(\S*)", command)

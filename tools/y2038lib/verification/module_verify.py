@@ -11,6 +11,7 @@ converted module that builds is listed as fixed.
 import os
 import tempfile
 from pathlib import Path
+from typing import Optional
 
 from .. import deps
 from . import dkms
@@ -51,11 +52,12 @@ def prepared_kernel(kver: str, arch_name: str, jobs: int):
     return tree.version, make
 
 
-def verify(original: Path, converted: Path, kvers=DEFAULT_KVERS, arches=DEFAULT_ARCHES, jobs: int = None) -> dict:
+def verify(original: Path, converted: Path, kvers=DEFAULT_KVERS, arches=DEFAULT_ARCHES,
+           jobs: Optional[int] = None) -> dict:
     """{"<kernel> <arch>": {"original", "converted", "new_errors", "new_warnings",
     "verdict"}} and an overall "verdict": pass when the converted module
     builds wherever the original does, with nothing new."""
-    jobs = jobs or os.cpu_count()
+    jobs = jobs or os.cpu_count() or 1  # cpu_count(): None when it cannot tell
     results = {}
     with tempfile.TemporaryDirectory(prefix="y2038-verify-") as scratch:
         for kver in kvers:
