@@ -2,7 +2,8 @@
 """engine/layout.py: the layout spatch loses, put back (no spatch run)."""
 import unittest
 
-from helpers import REPO  # noqa: F401  (puts tools/ on sys.path)
+import helpers
+helpers.put_tools_on_path()
 from y2038lib.engine.layout import keep_declarator_column
 
 

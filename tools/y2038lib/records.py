@@ -192,6 +192,14 @@ class FixProof(Record):
     seconds: Optional[float] = None
     reused: Optional[bool] = None  # an earlier proof with the same inputs
 
+    def outcome(self, when: str) -> dict:
+        """The boot "before" or "after" the fix (an error if it never ran)."""
+        return getattr(self, when) or {"verdict": "error", "cases": [], "problems": ["not booted"]}
+
+    def failing(self, when: str) -> List[str]:
+        """The suite's cases that did not pass, before or after the fix."""
+        return [c["name"].rsplit(".", 1)[-1] for c in self.outcome(when)["cases"] if c["result"] != "pass"]
+
 
 @dataclass
 class SeriesResults(Record):

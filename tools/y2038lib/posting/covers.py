@@ -168,12 +168,12 @@ def fix_proof_section(results: SeriesResults, patches) -> str:
         if not proof.check:
             lines.append(f"  {p.prefix}: {proof.verdict}")
             continue
-        failed = [c["name"].rsplit(".", 1)[-1] for c in proof.before["cases"] if c["result"] != "pass"]
+        failed = proof.failing("before")
         lines.append(f"  {p.prefix}: {proof.verdict.upper() if proof.verdict == 'proven' else proof.verdict}: "
                      f"KUnit suite {proof.suite} (boot-tests/fix-checks/{proof.check}, {proof.arch}): "
-                     f"without the fix {proof.before['verdict'].upper()}"
+                     f"without the fix {proof.outcome('before')['verdict'].upper()}"
                      + (f" ({', '.join(failed)})" if failed else "")
-                     + f", with it {proof.after['verdict'].upper()}")
+                     + f", with it {proof.outcome('after')['verdict'].upper()}")
     return "\n".join(lines)
 
 

@@ -115,8 +115,8 @@ def newer_file(relpath: str) -> Optional[str]:
                          f"run `apt-get install linux-source-{NEWEST_SERIES}`")
     cache = work_dir() / "upstream" / digest(tarball.stat().st_size, tarball.stat().st_mtime, relpath)
     if cache.exists():
-        text = cache.read_text()
-        return None if text == "\0absent" else text
+        kept = cache.read_text()
+        return None if kept == "\0absent" else kept
     top = f"linux-source-{NEWEST_SERIES}"
     with tempfile.TemporaryDirectory(prefix="y2038-upstream-") as scratch:
         run(["tar", "-xJf", tarball, "-C", scratch, f"{top}/{relpath}"], check=False)

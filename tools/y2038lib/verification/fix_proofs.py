@@ -23,6 +23,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from ..common import Step, Y2038Error, dependency_key, progress, read_json, write_json
 from ..posting import covers
@@ -76,7 +77,7 @@ def checks() -> list:
     return [read_check(d) for d in sorted(CHECKS_DIR.iterdir()) if d.is_dir()] if CHECKS_DIR.is_dir() else []
 
 
-def check_for(files) -> Check:
+def check_for(files) -> Optional[Check]:
     """The check that proves a fix of these files, or None."""
     return next((c for c in checks() if set(c.proves) & set(files)), None)
 
@@ -159,11 +160,6 @@ def verdict(before: dict, after: dict) -> str:
     return "not proven: the check fails with the fix"
 
 
-def failing(proof: FixProof, when: str) -> list:
-    """The suite's cases that did not pass, before or after the fix."""
-    return [c["name"].rsplit(".", 1)[-1] for c in getattr(proof, when)["cases"] if c["result"] != "pass"]
-
-
 NO_CHECK = ("no guest check: boot-tests/fix-checks/ has none for this code yet, so the fix is built "
             "(build stage) but not proven in a boot")
 
@@ -194,9 +190,9 @@ def proofs_text(results: SeriesResults) -> str:
             lines.append(f"fix {name}: {proof.verdict}")
             continue
         lines.append(f"fix {name}: {proof.verdict} ({proof.suite} on {proof.arch}: without the fix "
-                     f"{proof.before['verdict']}, failing {', '.join(failing(proof, 'before')) or 'nothing'}; "
-                     f"with it {proof.after['verdict']}"
-                     + (", failing " + ", ".join(failing(proof, 'after')) if failing(proof, 'after') else "")
+                     f"{proof.outcome('before')['verdict']}, failing {', '.join(proof.failing('before')) or 'nothing'}; "
+                     f"with it {proof.outcome('after')['verdict']}"
+                     + (", failing " + ", ".join(proof.failing('after')) if proof.failing('after') else "")
                      + (", unchanged: not booted again" if proof.reused else "") + ")")
     return "\n".join(lines)
 
