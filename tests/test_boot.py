@@ -52,6 +52,26 @@ class PackagedSeriesBoots(unittest.TestCase):
             self.assertEqual(boot["regressions"], [])
         self.assertEqual(self.proc.returncode, 0, self.proc.stderr[-2000:])
 
+    def test_every_fix_with_a_check_is_proven_across_2038(self):
+        """A fix's boot check fails on the kernel without it and passes with it
+        (6.1: the GSS v1 context that never expires after 2038)."""
+        fix_postings = [p for p in self.results["postings"] if p.get("fix")]
+        proofs = self.results.get("fix_proofs", {})
+        for posting in fix_postings:
+            for name in posting["patches"]:
+                proof = proofs[name]
+                if not proof.get("check"):
+                    continue
+                self.assertEqual(proof["verdict"], "proven", f"{name}: {proof}")
+                self.assertEqual(proof["before"]["verdict"], "fail", name)
+                self.assertEqual(proof["after"]["verdict"], "pass", name)
+                self.assertTrue(proof["before"]["cases"] and proof["after"]["cases"], name)
+        if self.tree.version == "6.1.192":
+            gss = [n for n in proofs if "sunrpc" in n.lower() or "gss" in n.lower()]
+            self.assertEqual(len(gss), 1, proofs.keys())
+            failed = [c["name"] for c in proofs[gss[0]]["before"]["cases"] if c["result"] == "fail"]
+            self.assertEqual(failed, ["kunit.y2038_gss_krb5_v1.expired_after_2038"])
+
     def test_pristine_kernels_pass(self):
         for arch in ("x86_64", "arm"):
             self.assertEqual(self.results["boot_pristine"][arch]["verdict"], "pass", arch)

@@ -51,7 +51,7 @@ def without_verification(series: Path, dest: Path) -> Path:
         cover = dest / posting.dir / covers.COVER_NAME
         if covers.render(cover.read_text(), results, posting, cover) != cover.read_text():
             raise AssertionError(f"{series / posting.dir / covers.COVER_NAME} is not what its results.json says")
-    results.build = results.boot = results.boot_pristine = results.compare = None
+    results.build = results.boot = results.boot_pristine = results.compare = results.fix_proofs = None
     for patch in results.patches:
         for key in BUILD_PATCH_KEYS:
             setattr(patch, key, None)
