@@ -121,7 +121,7 @@ def render_html(series: Path, results: SeriesResults) -> str:
     out += html_figures(figures(series, results))
     if results.compare:
         out.append(f"<p>{html.escape(compared(results.compare))}</p>")
-    out += html_matrix(results) + html_postings(results)
+    out += html_fixes(series, results) + html_matrix(results) + html_postings(results)
     parts = {p.name: patch_parts(series / p.name) for p in results.patches}
     out += html_patch_table(results, parts)
     for n, p in enumerate(results.patches, 1):
@@ -213,6 +213,46 @@ def html_patch_section(n: int, p, part: tuple, boot: dict) -> list:
                "</details></section>"])
 
 
+def fixes(series: Path, results: SeriesResults) -> list:
+    """[(subject, proof, hazards)] of each fix patch: how its boot check went,
+    and the hazard report's lines on its files (what led to it)."""
+    fix_dirs = {p.dir for p in results.postings if p.fix}
+    report = series / "y2038-hazards.txt"
+    hazard_lines = report.read_text().splitlines() if report.exists() else []
+    out = []
+    for p in results.patches:
+        if p.name.split("/")[0] not in fix_dirs:
+            continue
+        proof = (results.fix_proofs or {}).get(p.name)
+        said = "not run" if proof is None else proof.verdict + (
+            f" ({proof.suite}: without the fix {proof.outcome('before')['verdict']}, with it "
+            f"{proof.outcome('after')['verdict']})" if proof.check else "")
+        hazards = [line.strip() for line in hazard_lines if any(line.strip().startswith(f + ":") for f in p.files)]
+        out.append((patch_parts(series / p.name)[0], said, hazards))
+    return out
+
+
+def markdown_fixes(series: Path, results: SeriesResults) -> list:
+    rows = fixes(series, results)
+    if not rows:
+        return []
+    lines = ["## Fixes (sent first)", ""]
+    for subject, proof, hazards in rows:
+        lines += [f"- {subject}", f"  - proof: {proof}"] + [f"  - hazard: {h}" for h in hazards]
+    return lines + [""]
+
+
+def html_fixes(series: Path, results: SeriesResults) -> list:
+    rows = fixes(series, results)
+    if not rows:
+        return []
+    out = ["<h2>Fixes (sent first)</h2><table class=\"fixes\"><tr><th>fix</th><th>proof</th><th>hazard</th></tr>"]
+    for subject, proof, hazards in rows:
+        out.append(f"<tr><td>{html.escape(subject)}</td><td>{html.escape(proof)}</td>"
+                   f"<td>{'<br>'.join(html.escape(h) for h in hazards) or 'none reported'}</td></tr>")
+    return out + ["</table>"]
+
+
 def render_markdown(series: Path, results: SeriesResults) -> str:
     f = figures(series, results)
     verified = ("not run" if f["verified"] is None
@@ -226,6 +266,7 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
     if results.compare:
         lines += [compared(results.compare), ""]
+    lines += markdown_fixes(series, results)
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
     lines += [f"| {s} | " + " | ".join(str(c[k]) for k in campaigns) + " |" for s, c in rows]
