@@ -363,3 +363,31 @@ class TimekeepingInclude(unittest.TestCase):
         self.assertEqual(with_timekeeping_include(b"", through_ktime), through_ktime)
         unchanged_use = b"#include <linux/time.h>\nvoid f(void) { ktime_get_ts64(&t); }\n"
         self.assertEqual(with_timekeeping_include(unchanged_use, unchanged_use), unchanged_use)
+
+
+class UnbalancedByRules(unittest.TestCase):
+    """A rule that leaves a file whose #if/#endif no longer pair up (the
+    seed's ktime.h once did) is that rule's problem for that file: the file
+    is kept as it was, the run goes on (never a traceback)."""
+
+    def conversion(self, root: Path, rules_files: dict):
+        from types import SimpleNamespace
+        evaluator = kv.Evaluator(kv.Macros())
+        return SimpleNamespace(project=SimpleNamespace(evaluator=evaluator), source=SimpleNamespace(src=root),
+                               report={"problems": [], "campaigns": [{"rules": [
+                                   {"path": path, "files": files} for path, files in rules_files.items()]}]})
+
+    def test_the_file_is_kept_and_the_rule_named(self):
+        from y2038lib.outoftree.convert import unbalanced_by_rules
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            (root / "k.h").write_text("#if A\nint x;\n#endif\nint y;\n")
+            (root / "ok.c").write_text("#if A\nint x;\n#endif\n")
+            (root / "bad.c").write_text("#endif\n")  # unbalanced as written: not the rules' doing
+            conv = self.conversion(root, {"cocci/c/r.cocci": {"k.h": 1}, "cocci/c/s.cocci": {"ok.c": 1}})
+            changed = {"k.h": b"int x;\n#endif\nint y;\n", "ok.c": b"int x;\n", "bad.c": b"#endif\nint z;\n"}
+            self.assertEqual(unbalanced_by_rules(conv, changed), ["k.h"])
+            self.assertEqual(len(conv.report["problems"]), 1)
+            self.assertTrue(conv.report["problems"][0].startswith("k.h: left as it was:"))
+            self.assertIn("#endif without #if", conv.report["problems"][0])
+            self.assertIn("[cocci/c/r.cocci]", conv.report["problems"][0])

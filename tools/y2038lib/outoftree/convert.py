@@ -235,6 +235,8 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
     changed = {f: c for f, c in conv.applier.current.items() if c != (source.src / f).read_bytes()}
     for relpath in changed:  # the accessors' header, where the file has no way to it
         changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
+    for relpath in unbalanced_by_rules(conv, changed):
+        del changed[relpath]  # the original, as it was: never a file the preprocessor refuses
     report["compat_header"] = add_compat_header(changed, source, conv.kernel_range, fallbacks)
     for relpath, content in changed.items():
         (scratch / relpath).write_bytes(content)
@@ -251,6 +253,31 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
         for f in sorted(changed)))
     (scratch / OUTPUTS[1]).write_text(report_text(report))
     write_json(scratch / OUTPUTS[2], report)
+
+
+def unbalanced_by_rules(conv: Conversion, changed: dict) -> list:
+    """The changed files whose #if/#endif no longer pair up though the
+    original's did: the rules that changed them are at fault, and each
+    such file is a problem of theirs, kept as it was."""
+    unbalanced = []
+    for relpath, content in sorted(changed.items()):
+        if not relpath.endswith((".c", ".h")):
+            continue
+        try:
+            kernel_versions.SourceVersions(content.decode(errors="replace"), conv.project.evaluator, [])
+        except kernel_versions.ConditionalError as converted_error:
+            try:
+                kernel_versions.SourceVersions((conv.source.src / relpath).read_text(errors="replace"),
+                                               conv.project.evaluator, [])
+            except kernel_versions.ConditionalError:
+                continue  # unbalanced as written: not the rules' doing
+            rules = sorted(rec["path"] for entry in conv.report["campaigns"] for rec in entry["rules"]
+                           if relpath in rec["files"])
+            conv.report["problems"].append(
+                f"{relpath}: left as it was: converted, its conditionals no longer pair up "
+                f"({converted_error}) [{', '.join(rules) or 'unknown rule'}]")
+            unbalanced.append(relpath)
+    return unbalanced
 
 
 def still_left(conv: Conversion, scratch: Path, jobs: int, timeout: int):
