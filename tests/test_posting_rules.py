@@ -167,8 +167,8 @@ class Routing(unittest.TestCase):
             self.assertEqual(pr.slug(url), name, url)
 
 
-def group(path: str, tree: str = KORG + "netdev/net-next.git") -> dict:
-    return {"tree": tree, "files": [path], "prefix": pr.subject_prefix(path), "recipients": []}
+def group(path: str, tree: str = KORG + "netdev/net-next.git", fix: bool = False) -> dict:
+    return {"tree": tree, "files": [path], "prefix": pr.subject_prefix(path), "recipients": [], "fix": fix}
 
 
 class Splitting(unittest.TestCase):
@@ -180,6 +180,13 @@ class Splitting(unittest.TestCase):
         self.assertEqual([len(p["groups"]) for p in postings], [13, 4])
         self.assertEqual([p["dir"] for p in postings], ["netdev-net-next", "netdev-net-next-part2"])
         self.assertEqual([(p["part"], p["of"]) for p in postings], [(1, 2), (2, 2)])
+
+    def test_fixes_are_a_posting_of_their_own_before_the_cleanups(self):
+        nfs = KORG + "trondmy/linux-nfs.git"
+        groups = [group("net/sunrpc/auth_gss/gss_krb5_unseal.c", nfs, fix=True), group("fs/nfs/inode.c", nfs)]
+        postings = series.split_postings(groups)
+        self.assertEqual([(p["dir"], p["fix"], len(p["groups"])) for p in postings],
+                         [("fixes-trondmy-linux-nfs", True, 1), ("trondmy-linux-nfs", False, 1)])
 
     def test_a_family_larger_than_a_posting_is_cut(self):
         postings = series.split_postings([group(f"drivers/net/ethernet/amd/f{n}.c") for n in range(17)])

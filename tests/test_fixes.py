@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""posting/fixes.py: what a fix's message says, from its own diff and the
+newest packaged kernel's code (no tree, no spatch)."""
+import unittest
+
+import helpers
+helpers.put_tools_on_path()
+from y2038lib.posting import fixes  # noqa: E402
+
+# The shape of 6.1.192's gss_verify_mic_v1(), before and after the fix
+BEFORE = """static u32
+gss_verify_mic_v1(struct krb5_ctx *ctx,
+\t\tstruct xdr_buf *message_buffer, struct xdr_netobj *read_token)
+{
+\tint\t\t\tsignalg;
+\ts32\t\t\tnow;
+\tint\t\t\tdirection;
+
+\tnow = ktime_get_real_seconds();
+\tif (now > ctx->endtime)
+\t\treturn GSS_S_CONTEXT_EXPIRED;
+\treturn GSS_S_COMPLETE;
+}
+"""
+AFTER = BEFORE.replace("\ts32\t\t\tnow;", "\ttime64_t\t\tnow;")
+
+
+class FixMessage(unittest.TestCase):
+    def test_the_widened_declaration_and_its_function_come_from_the_diff(self):
+        self.assertEqual(fixes.widened(BEFORE, AFTER),
+                         [fixes.Widened("gss_verify_mic_v1", "now", "s32", "time64_t")])
+        self.assertEqual(fixes.widened(BEFORE, BEFORE), [])
+
+    def test_what_upstream_has(self):
+        change = fixes.widened(BEFORE, AFTER)[0]
+        relpath = "net/sunrpc/auth_gss/gss_krb5_unseal.c"
+        gone = fixes.upstream_status(change, relpath, "u32\ngss_krb5_verify_mic_v2(void)\n{\n}\n", "6.12.118")
+        self.assertIn("no longer has gss_verify_mic_v1(): upstream removed the code", gone)
+        self.assertIn("backport of that change", fixes.upstream_status(change, relpath, AFTER, "6.12.118"))
+        self.assertIn("fix is needed upstream too", fixes.upstream_status(change, relpath, BEFORE, "6.12.118"))
+        self.assertIn(f"has no {relpath}", fixes.upstream_status(change, relpath, None, "6.12.118"))
+
+    def test_stable_form_on_an_older_tree_only(self):
+        self.assertEqual(fixes.trailers("6.1.192"), ["Cc: stable@vger.kernel.org # 6.1"])
+        self.assertEqual(fixes.trailers("6.12.118"), [])
+        self.assertEqual(fixes.posting_subject_prefix("6.1.192", "", False), "PATCH 6.1")
+        self.assertEqual(fixes.posting_subject_prefix("6.1.192", "netdev", True), "DRAFT PATCH 6.1")
+        self.assertEqual(fixes.posting_subject_prefix("6.12.118", "netdev", False), "PATCH net")
+        self.assertEqual(fixes.posting_subject_prefix("6.12.118", "", False), "PATCH")
+
+
+if __name__ == "__main__":
+    unittest.main()
