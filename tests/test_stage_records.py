@@ -83,6 +83,8 @@ class StageFiles(unittest.TestCase):
             self.read_changed(Matches, MATCHES, lambda d: d["campaigns"][1].pop("commit"))
         with self.assertRaisesRegex(Y2038Error, r"Hazard without kind .* run `tools/y2038 hazards` again"):
             self.read_changed(Hazards, HAZARDS, lambda d: d["hazards"][0].pop("kind"))
+        with self.assertRaisesRegex(Y2038Error, r"Hazard without class .* run `tools/y2038 hazards` again"):
+            self.read_changed(Hazards, HAZARDS, lambda d: d["hazards"][0].pop("class"))
         with self.assertRaisesRegex(Y2038Error, r"Hazards without rules .* run `tools/y2038 hazards` again"):
             self.read_changed(Hazards, HAZARDS, lambda d: d.pop("rules"))
 

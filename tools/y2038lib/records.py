@@ -48,18 +48,17 @@ class Record:
         """where: the file, for the error message."""
         if not isinstance(data, dict):
             raise cls.stale(where, f"a {cls.__name__} is not a JSON object")
-        fields_of = {key: name for name, key in cls.KEYS.items()}
-        data = {fields_of.get(k, k): v for k, v in data.items()}
-        known = {f.name: f for f in fields(cls)}
-        required = [n for n, f in known.items() if f.default is MISSING]
-        missing = [n for n in required if n not in data]
+        known = {cls.KEYS.get(f.name, f.name): f for f in fields(cls)}  # by their keys in the file
+        required = [k for k, f in known.items() if f.default is MISSING]
+        missing = [k for k in required if k not in data]
         if missing:
             raise cls.stale(where, f"{cls.__name__} without {', '.join(missing)} (made by an older toolkit)")
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise cls.stale(where, f"{cls.__name__} with {', '.join(unknown)}, unknown to this toolkit")
         values = {}
-        for name, value in data.items():
+        for key, value in data.items():
+            name = known[key].name
             kind = cls.NESTED.get(name)
             values[name] = value if kind is None or value is None else load(kind, value, where)
         return cls(**values)
