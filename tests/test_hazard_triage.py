@@ -8,6 +8,7 @@ import helpers
 helpers.put_tools_on_path()
 from y2038lib.posting import hazard_triage
 from y2038lib.posting.hazards import hazards_text
+from y2038lib.records import Hazard, Hazards
 
 CASES = [  # (kind, path, code: the report is on the last line)
     ("abi", "drivers/char/ppdev.c",
@@ -38,9 +39,9 @@ class Triage(unittest.TestCase):
             self.assertEqual(hazard_triage.triage(code, code.count("\n") + 1, path), kind, path)
 
     def test_real_candidates_come_first(self):
-        report = {"version": "6.1", "hazards": [
-            {"file": path, "line": 1, "class": "y2038", "why": "w", "kind": hazard_triage.triage(code, code.count("\n") + 1, path)}
-            for _, path, code in CASES]}
+        report = Hazards(version="6.1", baseline="0" * 40, rules=[], seconds=0.0, hazards=[
+            Hazard(file=path, line=1, cls="y2038", why="w", rule="r", kind=hazard_triage.triage(code, code.count("\n") + 1, path))
+            for _, path, code in CASES])
         text = hazards_text(report)
         self.assertLess(text.index("gss_krb5_unseal.c"), text.index("usbtest.c"))
         self.assertLess(text.index("usbtest.c"), text.index("ppdev.c"))

@@ -28,7 +28,7 @@ from y2038lib import tree as tree_stage
 from y2038lib.posting import covers
 from y2038lib.posting.report import HTML_NAME, MARKDOWN_NAME
 from y2038lib.posting.series import withdraw_unverified
-from y2038lib.records import BUILD_PATCH_KEYS, SeriesResults
+from y2038lib.records import BUILD_PATCH_KEYS, Matches, SeriesResults
 
 
 AM_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
@@ -212,10 +212,10 @@ class PackagedSeries(MixinBase):
 
     def test_rerun_of_apply_reuses_every_result(self):
         proc = run_cli("apply", "--kver", self.KVER, check=True)
-        matches = json.loads((self.tree.state / "matches.json").read_text())
-        self.assertEqual(matches["spatch_runs"], 0, proc.stdout)
-        self.assertGreater(matches["cache_hits"], 0)
-        self.assertTrue(matches["idempotent"])
+        matches = Matches.read(self.tree.state)
+        self.assertEqual(matches.spatch_runs, 0, proc.stdout)
+        self.assertGreater(matches.cache_hits, 0)
+        self.assertTrue(matches.idempotent)
 
     def test_checkpatch_has_no_errors(self):
         results = json.loads((self.first / "results.json").read_text())

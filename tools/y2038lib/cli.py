@@ -11,6 +11,7 @@ from .posting import compare, hazards, report, series
 from .outoftree import convert, kernel_versions
 from . import deps, tree
 from .common import Y2038Error
+from .records import Matches
 
 
 # Exit status: what a script or CI job running a stage needs to tell apart.
@@ -261,22 +262,22 @@ def main(argv=None) -> int:
         return FAILED
 
 
-def summarize(report: dict) -> None:
-    print(f"Linux {report['version']}: apply stage {report['seconds']} s "
-          f"({report['spatch_runs']} files through spatch, {report['cache_hits']} results from the cache)")
-    for campaign in report["campaigns"]:
-        for rule in campaign["rules"]:
+def summarize(report: Matches) -> None:
+    print(f"Linux {report.version}: apply stage {report.seconds} s "
+          f"({report.spatch_runs} files through spatch, {report.cache_hits} results from the cache)")
+    for campaign in report.campaigns:
+        for rule in campaign.rules:
             extra = ""
-            if rule["timeouts"] or rule["failed"]:
-                extra = f", {len(rule['timeouts'])} timed out, {len(rule['failed'])} failed"
-            if rule["unparsed"]:
-                extra += f", {len(rule['unparsed'])} files partly unparsed"
-            left = [line for lines in rule.get("left", {}).values() for line in lines]
+            if rule.timeouts or rule.failed:
+                extra = f", {len(rule.timeouts)} timed out, {len(rule.failed)} failed"
+            if rule.unparsed:
+                extra += f", {len(rule.unparsed)} files partly unparsed"
+            left = [line for lines in rule.left.values() for line in lines]
             if left:
                 extra += f", {len(left)} left to convert by hand"
-            print(f"  {rule['path']}: {rule['sites']} sites in {len(rule['files'])} files "
-                  f"({rule['candidates']} candidates{extra})")
+            print(f"  {rule.path}: {rule.sites} sites in {len(rule.files)} files "
+                  f"({rule.candidates} candidates{extra})")
             for line in left:
                 print(f"    {line}")
-        if not campaign["sites"]:
-            print(f"  campaign {campaign['name']}: 0 sites: already converted upstream")
+        if not campaign.sites:
+            print(f"  campaign {campaign.name}: 0 sites: already converted upstream")

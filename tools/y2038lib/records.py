@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The series' results.json as typed records: what the series stage writes
-and the build, boot, compare and report stages read and add to.
+"""The stages' output files as typed records: the apply stage's
+matches.json and the hazards stage's hazards.json, which the series stage
+reads; the series' results.json, which the build, boot, compare and report
+stages read and add to.
 
 Each record knows the stage that writes it, so a file made by an older
 toolkit (a key missing) or by a newer one (a key or schema it does not
@@ -17,6 +19,8 @@ from .common import Y2038Error, read_json, write_json
 
 SCHEMA = 1
 RESULTS_NAME = "results.json"
+MATCHES_NAME = "matches.json"
+HAZARDS_NAME = "hazards.json"
 # the boot stage sets the guest's RTC to this, a little before 2038-01-19 03:14:07 UTC
 BOOT_RTC_BASE = "2038-01-19T03:13:30"
 
@@ -28,6 +32,7 @@ class Record:
     NESTED: ClassVar[dict] = {}
     STAGE: ClassVar[str] = "series"
     DICT_OF: ClassVar[bool] = False  # held as the values of a dict ({arch: record}), not in a list
+    KEYS: ClassVar[Dict[str, str]] = {}  # {field: its key in the file}, for a key Python cannot name
 
     def to_json(self) -> dict:
         out = {}
@@ -35,7 +40,7 @@ class Record:
             value = getattr(self, f.name)
             if value is None and f.default is None:
                 continue
-            out[f.name] = dump(value)
+            out[self.KEYS.get(f.name, f.name)] = dump(value)
         return out
 
     @classmethod
@@ -43,16 +48,17 @@ class Record:
         """where: the file, for the error message."""
         if not isinstance(data, dict):
             raise cls.stale(where, f"a {cls.__name__} is not a JSON object")
-        known = {f.name: f for f in fields(cls)}
-        required = [n for n, f in known.items() if f.default is MISSING]
-        missing = [n for n in required if n not in data]
+        known = {cls.KEYS.get(f.name, f.name): f for f in fields(cls)}  # by their keys in the file
+        required = [k for k, f in known.items() if f.default is MISSING]
+        missing = [k for k in required if k not in data]
         if missing:
             raise cls.stale(where, f"{cls.__name__} without {', '.join(missing)} (made by an older toolkit)")
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise cls.stale(where, f"{cls.__name__} with {', '.join(unknown)}, unknown to this toolkit")
         values = {}
-        for name, value in data.items():
+        for key, value in data.items():
+            name = known[key].name
             kind = cls.NESTED.get(name)
             values[name] = value if kind is None or value is None else load(kind, value, where)
         return cls(**values)
@@ -60,6 +66,31 @@ class Record:
     @classmethod
     def stale(cls, where: str, what: str) -> Y2038Error:
         return Y2038Error(f"{where}: {what}: run `tools/y2038 {cls.STAGE}` again")
+
+
+class StageFile(Record):
+    """A stage's whole output, the file NAME in a directory (the tree's
+    state directory, or a series)."""
+    NAME: ClassVar[str] = ""
+
+    @classmethod
+    def read(cls, folder: Path):
+        path = folder / cls.NAME
+        return cls.from_json(read_layout(path, cls), str(path))
+
+    def write(self, folder: Path) -> None:
+        write_json(folder / self.NAME, self.to_json())
+
+
+def read_layout(path: Path, record) -> dict:
+    """The JSON object in path, checked to be of this toolkit's layout, less
+    its "schema" key; record: the class it is read into (its stage)."""
+    data = read_json(path, record.STAGE)
+    if not isinstance(data, dict):
+        return data
+    if data.get("schema", 1) != SCHEMA:
+        raise record.stale(str(path), f"layout {data['schema']}, this toolkit reads {SCHEMA}")
+    return {k: v for k, v in data.items() if k != "schema"}
 
 
 def dump(value):
@@ -78,6 +109,94 @@ def load(kind, value, where: str):
     if isinstance(value, dict) and kind.DICT_OF:
         return {k: kind.from_json(v, where) for k, v in value.items()}
     return kind.from_json(value, where)
+
+
+@dataclass
+class RuleMatches(Record):
+    """What one patch rule of a campaign did in the apply stage (engine/apply.py)."""
+    STAGE: ClassVar[str] = "apply"
+    name: str
+    path: str  # cocci/<campaign>/<rule file>
+    subject: str
+    candidates: int  # files with one of its tokens, in its largest round
+    seconds: float
+    files: Dict[str, int]  # per file it changed, its sites
+    sites: int
+    timeouts: Dict[str, str]  # per file, spatch's detail
+    failed: Dict[str, str]
+    unparsed: Dict[str, int]  # per file, the lines spatch could not parse
+    left: Dict[str, List[str]]  # per file, "file:line: why" of what it leaves to convert by hand
+    removed: Dict[str, List[str]]  # per file, the lines it changed (stripped)
+    listed: Optional[Dict[str, List[str]]] = None  # per file, the names a listing rule converted
+
+
+@dataclass
+class CampaignMatches(Record):
+    """One campaign's patch rules over the tree, as one commit."""
+    STAGE: ClassVar[str] = "apply"
+    NESTED: ClassVar[dict] = {"rules": RuleMatches}
+    name: str
+    rules: List[RuleMatches]  # those that ran, in the campaign's order
+    files: List[str]  # changed
+    sites: int
+    unsettled: Dict[str, str]  # files the rules did not settle on, with why
+    commit: Optional[str]  # None (null in the file): nothing changed
+
+
+@dataclass
+class Matches(StageFile):
+    """matches.json: the apply stage's campaigns, each a commit on the last."""
+    STAGE: ClassVar[str] = "apply"
+    NAME: ClassVar[str] = MATCHES_NAME
+    NESTED: ClassVar[dict] = {"campaigns": CampaignMatches}
+    version: str
+    baseline: str
+    spatch: str  # spatch --version
+    campaigns: List[CampaignMatches]  # in the catalogue's order
+    final: str  # the commit of the last campaign (the baseline if none changed anything)
+    idempotent: bool
+    idempotence_check: Dict[str, float]  # its seconds and spatch_runs
+    spatch_runs: int
+    cache_hits: int
+    seconds: float
+
+    def changed_files(self) -> List[str]:
+        return sorted({f for c in self.campaigns for f in c.files})
+
+
+@dataclass
+class Hazard(Record):
+    """One line a report-only rule saw (posting/hazards.py)."""
+    STAGE: ClassVar[str] = "hazards"
+    KEYS: ClassVar[Dict[str, str]] = {"cls": "class"}
+    file: str
+    line: int
+    cls: str  # y2038 (signed 32 bits) or y2106 (unsigned)
+    why: str
+    rule: str
+    kind: str  # what the value is: posting/hazard_triage.py
+
+
+@dataclass
+class HazardRule(Record):
+    """A report-only rule's run: its candidate files and reports."""
+    STAGE: ClassVar[str] = "hazards"
+    rule: str
+    candidates: int
+    reports: int
+
+
+@dataclass
+class Hazards(StageFile):
+    """hazards.json: the hazards stage's reports."""
+    STAGE: ClassVar[str] = "hazards"
+    NAME: ClassVar[str] = HAZARDS_NAME
+    NESTED: ClassVar[dict] = {"rules": HazardRule, "hazards": Hazard}
+    version: str
+    baseline: str
+    rules: List[HazardRule]
+    hazards: List[Hazard]
+    seconds: float
 
 
 @dataclass
@@ -227,11 +346,7 @@ class SeriesResults(Record):
         """redoing: the field of the stage reading it, which it writes anew:
         that field, if made by another toolkit, is dropped, not an error."""
         path = series_dir / RESULTS_NAME
-        data = read_json(path, "series")
-        if isinstance(data, dict) and data.get("schema", 1) != SCHEMA:
-            raise cls.stale(str(path), f"layout {data['schema']}, this toolkit reads {SCHEMA}")
-        if isinstance(data, dict):
-            data = {k: v for k, v in data.items() if k != "schema"}
+        data = read_layout(path, cls)
         if redoing and isinstance(data, dict) and data.get(redoing) is not None:
             try:
                 load(cls.NESTED[redoing], data[redoing], str(path))

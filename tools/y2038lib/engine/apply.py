@@ -22,7 +22,8 @@ from .layout import keep_blank_after_declarations, keep_declarator_column
 from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
                      unifdef_arguments)
 from ..csource import blank_comments_and_strings
-from ..common import Step, Y2038Error, git_env, progress, run, work_dir, write_json
+from ..common import Step, Y2038Error, git_env, progress, run, work_dir
+from ..records import CampaignMatches, Matches, RuleMatches
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 BATCH_FILES = 4  # files per spatch process
@@ -235,12 +236,11 @@ def in_scope(relpath: str, rule) -> bool:
     return not any(relpath.startswith(p) for p in rule.exclude)
 
 
-def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) -> dict:
+def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) -> Matches:
     """Run every patch rule; write and return <state>/matches.json."""
     applier = Applier(tree, jobs, timeout)
     started = time.monotonic()
-    report = {"version": tree.version, "baseline": tree.baseline, "spatch": applier.version,
-              "campaigns": []}
+    campaigns = []
     parent = tree.baseline
     for _, rules in campaign_rules:
         for rule in rules:
@@ -252,33 +252,32 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
         entry, changed_in_campaign = run_campaign(applier, campaign, rules)
         if changed_in_campaign:
             parent = applier.commit(sorted(changed_in_campaign), parent, f"y2038 campaign {campaign}")
-            entry["commit"] = parent
-            progress(f"campaign {campaign}: {entry['sites']} sites in {len(entry['files'])} files")
+            entry.commit = parent
+            progress(f"campaign {campaign}: {entry.sites} sites in {len(entry.files)} files")
         else:
-            entry["commit"] = None
             progress(f"campaign {campaign}: 0 sites (nothing to convert: already converted upstream)")
-        report["campaigns"].append(entry)
-    report["final"] = parent
+        campaigns.append(entry)
     runs_before, checked = applier.spatch_runs, time.monotonic()
-    report["idempotent"] = check_idempotent(applier, campaign_rules)
-    report["idempotence_check"] = {"seconds": round(time.monotonic() - checked, 1),
-                                   "spatch_runs": applier.spatch_runs - runs_before}
-    report["spatch_runs"] = applier.spatch_runs
-    report["cache_hits"] = applier.cache_hits
-    report["seconds"] = round(time.monotonic() - started, 1)
-    write_json(tree.state / "matches.json", report)
+    idempotent = check_idempotent(applier, campaign_rules)
+    report = Matches(version=tree.version, baseline=tree.baseline, spatch=applier.version, campaigns=campaigns,
+                     final=parent, idempotent=idempotent,
+                     idempotence_check={"seconds": round(time.monotonic() - checked, 1),
+                                        "spatch_runs": applier.spatch_runs - runs_before},
+                     spatch_runs=applier.spatch_runs, cache_hits=applier.cache_hits,
+                     seconds=round(time.monotonic() - started, 1))
+    report.write(tree.state)
     return report
 
 
 def run_campaign(applier, campaign: str, rules):
     """The campaign's patch rules, one after another, on applier.current,
     in rounds until none of them changes a file (at most CAMPAIGN_ROUNDS):
-    (matches.json entry, files changed).  A file still changing in the last
-    round keeps the content it had before that round, listed in
-    entry["unsettled"]."""
-    entry: Dict[str, Any] = {"name": campaign, "rules": [], "files": [], "unsettled": {}}
+    (its record, without a commit; files changed).  A file still changing in
+    the last round keeps the content it had before that round, listed in
+    the record's unsettled."""
+    unsettled: Dict[str, str] = {}
     patch_rules = [r for r in rules if r.patch_mode]
-    recs: Dict[str, dict] = {}
+    recs: Dict[str, RuleMatches] = {}
     changed_in_campaign = set()
     last_changed = {}  # of the round before: set at the end of each round
     for round_no in range(1, CAMPAIGN_ROUNDS + 1):
@@ -294,8 +293,8 @@ def run_campaign(applier, campaign: str, rules):
             started = time.monotonic()
             results = applier.run_rule(rule, files)
             rec = recs.setdefault(rule.relpath, new_rule_record(rule))
-            rec["candidates"] = max(rec["candidates"], len(files))
-            rec["seconds"] = round(rec["seconds"] + time.monotonic() - started, 1)
+            rec.candidates = max(rec.candidates, len(files))
+            rec.seconds = round(rec.seconds + time.monotonic() - started, 1)
             for relpath in record_results(applier, rule, rec, results):
                 changed_in_campaign.add(relpath)
                 changed_in_round.setdefault(relpath, []).append(rule.relpath)
@@ -304,67 +303,67 @@ def run_campaign(applier, campaign: str, rules):
             break
     else:
         for relpath, paths in changed_in_round.items():
-            entry["unsettled"][relpath] = (f"still changed by {', '.join(paths)} after {CAMPAIGN_ROUNDS} "
+            unsettled[relpath] = (f"still changed by {', '.join(paths)} after {CAMPAIGN_ROUNDS} "
                                            f"rounds: kept as it was before the last round")
             if relpath in start_of_round:
                 applier.current[relpath] = start_of_round[relpath]
             else:
                 applier.current.pop(relpath, None)
                 changed_in_campaign.discard(relpath)
-            progress(f"WARNING: campaign {campaign}: {relpath}: {entry['unsettled'][relpath]}")
+            progress(f"WARNING: campaign {campaign}: {relpath}: {unsettled[relpath]}")
     refresh_leftovers(applier, patch_rules, recs)
-    entry["rules"] = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
-    entry["files"] = sorted(changed_in_campaign)
-    entry["sites"] = sum(r["sites"] for r in entry["rules"])
+    ran = [recs[r.relpath] for r in patch_rules if r.relpath in recs]
+    entry = CampaignMatches(name=campaign, rules=ran, files=sorted(changed_in_campaign),
+                            sites=sum(r.sites for r in ran), unsettled=unsettled, commit=None)
     return entry, changed_in_campaign
 
 
-def new_rule_record(rule) -> dict:
+def new_rule_record(rule) -> RuleMatches:
     """A rule's entry of matches.json before it ran."""
-    return {"name": rule.name, "path": rule.relpath, "subject": rule.headers["Subject"],
-            "candidates": 0, "seconds": 0.0, "files": {}, "sites": 0,
-            "timeouts": {}, "failed": {}, "unparsed": {}, "left": {}, "removed": {}}
+    return RuleMatches(name=rule.name, path=rule.relpath, subject=rule.headers["Subject"],
+                       candidates=0, seconds=0.0, files={}, sites=0,
+                       timeouts={}, failed={}, unparsed={}, left={}, removed={})
 
 
-def record_results(applier, rule, rec: dict, results: dict) -> list:
+def record_results(applier, rule, rec: RuleMatches, results: dict) -> list:
     """One run of a rule, its results (settled by the site filter) added to
     its record rec, the changes taken into applier.current: the files it changed."""
     changed = []
     for relpath, result in sorted(results.items()):
         result = applier.settle(rule, relpath, result)
-        rec["left"].pop(relpath, None)
+        rec.left.pop(relpath, None)
         for line, why in result.get("left", []) + leftovers(rule, result):
-            rec["left"].setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
+            rec.left.setdefault(relpath, []).append(f"{relpath}:{line}: {why}")
         if result.get("unparsed_lines"):
-            rec["unparsed"][relpath] = result["unparsed_lines"]
+            rec.unparsed[relpath] = result["unparsed_lines"]
         if result["status"] in ("timeout", "failed"):
-            rec["timeouts" if result["status"] == "timeout" else "failed"][relpath] = result["detail"]
+            (rec.timeouts if result["status"] == "timeout" else rec.failed)[relpath] = result["detail"]
             progress(f"WARNING: {rule.relpath}: {relpath}: {result['status']}: {result['detail']}")
         elif result["status"] == "changed":
             removed = removed_lines(result["input"], result["output"])
-            rec["removed"][relpath] = rec["removed"].get(relpath, []) + removed
+            rec.removed[relpath] = rec.removed.get(relpath, []) + removed
             if rule.listing:
-                rec.setdefault("listed", {})[relpath] = sorted(set(
-                    rec.get("listed", {}).get(relpath, []))
-                    | set(rule.listed_names(result["input"], result["output"])))
-            rec["files"][relpath] = rec["files"].get(relpath, 0) + len(removed)
-            rec["sites"] += len(removed)
+                rec.listed = rec.listed or {}
+                rec.listed[relpath] = sorted(set(rec.listed.get(relpath, []))
+                                             | set(rule.listed_names(result["input"], result["output"])))
+            rec.files[relpath] = rec.files.get(relpath, 0) + len(removed)
+            rec.sites += len(removed)
             applier.current[relpath] = result["output"]
             changed.append(relpath)
     return changed
 
 
-def refresh_leftovers(applier, patch_rules, recs: dict) -> None:
+def refresh_leftovers(applier, patch_rules, recs: Dict[str, RuleMatches]) -> None:
     """What a later round or rule converted is no longer left."""
     for rule in patch_rules:
         rec = recs.get(rule.relpath)
         if rec and rule.leftover_regex:
-            for relpath in list(rec["left"]):
+            for relpath in list(rec.left):
                 found = leftovers(rule, {"status": "unchanged", "input": applier.content(relpath)})
                 if found:
-                    rec["left"][relpath] = [f"{relpath}:{line}: {why}" for line, why in found]
+                    rec.left[relpath] = [f"{relpath}:{line}: {why}" for line, why in found]
                 else:
-                    del rec["left"][relpath]
+                    del rec.left[relpath]
 
 
 def idempotence_offenders(applier, campaign_rules) -> dict:

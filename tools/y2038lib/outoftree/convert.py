@@ -188,9 +188,10 @@ def run_campaigns(applier, campaign_rules, report: dict, whole_driver) -> None:
             report["whole_driver"] = whole_driver()
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
-            report["campaigns"].append(entry)
+            # convert commits nothing: its report's campaigns have no commit
+            report["campaigns"].append({k: v for k, v in entry.to_json().items() if k != "commit"})
             report["problems"] += [f"{relpath}: {why} [campaign {campaign}]"
-                                   for relpath, why in sorted(entry["unsettled"].items())]
+                                   for relpath, why in sorted(entry.unsettled.items())]
     offenders = idempotence_offenders(applier, campaign_rules)
     report["idempotent"] = not offenders
     report["problems"] += [f"{relpath}: not idempotent: {path} changes it again; kept as the other rules "

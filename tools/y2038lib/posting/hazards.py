@@ -14,7 +14,8 @@ from typing import Dict, List
 
 from . import hazard_triage
 from ..engine.apply import Applier, check_rule_parses
-from ..common import code_key, progress, run, write_json
+from ..common import code_key, progress, run
+from ..records import Hazard, HazardRule, Hazards
 
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>[\d-]+): (?P<cls>y2038|y2106): (?P<why>.*)$")
 
@@ -35,7 +36,7 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
     return found
 
 
-def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
+def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> Hazards:
     rules = [r for _, rs in campaign_rules for r in rs if not r.patch_mode]
     for rule in rules:
         check_rule_parses(rule)
@@ -71,31 +72,31 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
                 assert m, line  # report_batch kept only the lines LINE matches
                 kind = hazard_triage.triage(applier.content(relpath).decode(errors="replace"),
                                             int(m.group("line")), relpath)
-                entry = {"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
-                         "why": m.group("why"), "rule": rule.relpath, "kind": kind}
+                entry = Hazard(file=m.group("file"), line=int(m.group("line")), cls=m.group("cls"),
+                               why=m.group("why"), rule=rule.relpath, kind=kind)
                 if entry not in entries:  # two columns of one line are one report
                     entries.append(entry)
                     count += 1
-        per_rule.append({"rule": rule.relpath, "candidates": len(files), "reports": count})
-    report = {"version": tree.version, "baseline": tree.baseline, "rules": per_rule, "hazards": entries,
-              "seconds": round(time.monotonic() - started, 1)}
-    write_json(tree.state / "hazards.json", report)
+        per_rule.append(HazardRule(rule=rule.relpath, candidates=len(files), reports=count))
+    report = Hazards(version=tree.version, baseline=tree.baseline, rules=per_rule, hazards=entries,
+                     seconds=round(time.monotonic() - started, 1))
+    report.write(tree.state)
     return report
 
 
-def hazards_text(report: dict) -> str:
+def hazards_text(report: Hazards) -> str:
     """The committed, reviewable form: y2038 bugs first, then y2106 formats;
     in each, what the value is (hazard_triage), the real candidates first."""
-    out = [f"y2038 hazards in Linux {report['version']}: seconds kept in 32 bits",
+    out = [f"y2038 hazards in Linux {report.version}: seconds kept in 32 bits",
            "(report-only rules of cocci/y2038-hazards; file:line: what the rule saw)", ""]
     for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19"),
                        ("y2106", "Unsigned 32-bit: wraps in 2106")):
-        found = [h for h in report["hazards"] if h["class"] == cls]
+        found = [h for h in report.hazards if h.cls == cls]
         out.append(f"{title}: {len(found)}")
         for kind in hazard_triage.ORDER:
-            these = [h for h in found if h.get("kind", "unknown") == kind]
+            these = [h for h in found if h.kind == kind]
             if these:
                 out.append(f"  {kind}: {len(these)}, {hazard_triage.DESCRIPTIONS[kind]}")
-                out += [f"    {h['file']}:{h['line']}: {h['why']}" for h in these]
+                out += [f"    {h.file}:{h.line}: {h.why}" for h in these]
         out.append("")
     return "\n".join(out)

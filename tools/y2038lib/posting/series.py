@@ -20,7 +20,7 @@ import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Set, Tuple, Type
 
 from . import covers, fixes, posting_rules
 from .covers import campaign_info, wrap
@@ -29,39 +29,39 @@ from .maintainers import Maintainers
 from .hazards import hazards_text
 from ..engine.rules import RULE_KINDS, parse_rule
 from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, dependency_key, digest, git_env, path_key,
-                      progress, read_json, run)
-from ..records import Patch, Posting, SeriesResults
+                      progress, run)
+from ..records import Hazards, Matches, Patch, Posting, SeriesResults, StageFile
 
 MAX_POSTING = posting_rules.MAX_POSTING
 
 
-def group_commits(matches: dict, maint: Maintainers):
+def group_commits(matches: Matches, maint: Maintainers):
     """[(sort key, group dict)] one per campaign x subsystem."""
-    all_files = sorted({f for c in matches["campaigns"] for f in c["files"]})
+    all_files = matches.changed_files()
     progress(f"asking get_maintainer.pl about {len(all_files)} files")
     with ThreadPoolExecutor(max_workers=4) as pool:
         info = dict(zip(all_files, pool.map(maint.lookup, all_files)))
     groups = []
-    for order, campaign in enumerate(matches["campaigns"]):
+    for order, campaign in enumerate(matches.campaigns):
         by_subsystem: Dict[Tuple[str, str], List[str]] = {}  # and by subject prefix: one driver a patch
-        for relpath in campaign["files"]:
+        for relpath in campaign.files:
             key = (info[relpath]["subsystem"], posting_rules.subject_prefix(relpath))
             by_subsystem.setdefault(key, []).append(relpath)
         for (subsystem, prefix), files in by_subsystem.items():
-            rules = []
-            for rule in campaign["rules"]:
-                sites = {f: rule["files"][f] for f in files if f in rule["files"]}
+            rules: List[dict] = []
+            for rule in campaign.rules:
+                sites = {f: rule.files[f] for f in files if f in rule.files}
                 if sites:
-                    rules.append({"name": rule["name"], "path": rule["path"], "subject": rule["subject"],
+                    rules.append({"name": rule.name, "path": rule.path, "subject": rule.subject,
                                   "sites": sum(sites.values()),
-                                  "removed": {f: rule["removed"][f] for f in sorted(sites)},
-                                  "listed": sorted({n for f in sites for n in rule.get("listed", {}).get(f, [])})})
+                                  "removed": {f: rule.removed[f] for f in sorted(sites)},
+                                  "listed": sorted({n for f in sites for n in (rule.listed or {}).get(f, [])})})
             recipients: List[dict] = []
             for f in files:
                 recipients += [r for r in info[f]["recipients"] if r["address"] not in {x["address"] for x in recipients}]
-            groups.append({"campaign": campaign["name"], "campaign_order": order, "prefix": prefix,
-                           "fix": campaign_info(campaign["name"])["kind"] == "fix",
-                           "campaign_commit": campaign["commit"], "subsystem": subsystem,
+            groups.append({"campaign": campaign.name, "campaign_order": order, "prefix": prefix,
+                           "fix": campaign_info(campaign.name)["kind"] == "fix",
+                           "campaign_commit": campaign.commit, "subsystem": subsystem,
                            "tree": info[files[0]]["tree"], "route": info[files[0]]["route"],
                            "files": sorted(files), "rules": rules, "recipients": recipients,
                            "sites": sum(r["sites"] for r in rules)})
@@ -196,8 +196,8 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     """signoff: the user's 'Name <email>' (author and Signed-off-by); without
     it only a draft is written, and only when asked for."""
     signoff = checked_identity(signoff, draft)
-    matches = read_json(tree.state / "matches.json", "apply")
-    if matches["baseline"] != tree.baseline:
+    matches = Matches.read(tree.state)
+    if matches.baseline != tree.baseline:
         raise Y2038Error("matches.json was made for another baseline: run `tools/y2038 apply` again")
     out = series_dir(tree, out)
     fingerprint, stamp = inputs_fingerprint(tree, signoff, draft), stamp_path(tree, out)
@@ -211,11 +211,10 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
         progress("no sites: nothing to put in a series")
     postings = split_postings(groups)
     commit_postings(tree, postings, signoff)
-    results = write_postings(tree, out, postings, [c["name"] for c in matches["campaigns"]], signoff, draft)
-    hazards_json = tree.state / "hazards.json"
-    if hazards_json.exists():
-        report = read_json(hazards_json, "hazards")
-        if report["baseline"] == tree.baseline:
+    results = write_postings(tree, out, postings, [c.name for c in matches.campaigns], signoff, draft)
+    if (tree.state / Hazards.NAME).exists():
+        report = Hazards.read(tree.state)
+        if report.baseline == tree.baseline:
             (out / "y2038-hazards.txt").write_text(hazards_text(report))
     results.write(out)
     errors = [(p.name, e) for p in results.patches for e in p.checkpatch["errors"]]
@@ -316,8 +315,9 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     campaign texts, this stage's code, the identity.  (The MAINTAINERS and
     checkpatch.pl it asks are the baseline's.)"""
     # what the earlier stages found, not how long it took
-    found = [without_run_figures(read_json(tree.state / name, name)) if (tree.state / name).exists() else {}
-             for name in ("matches.json", "hazards.json")]
+    earlier: List[Type[StageFile]] = [Matches, Hazards]
+    found = [without_run_figures(record.read(tree.state).to_json()) if (tree.state / record.NAME).exists() else {}
+             for record in earlier]
     # every kind of rule: their headers make the subjects and messages
     rules = sorted(p for p in COCCI_DIR.rglob("*") if p.suffix[1:] in RULE_KINDS or p.name == "CAMPAIGN")
     return dependency_key(*(json.dumps(f, sort_keys=True) for f in found),
