@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import hazard_triage
+from .hazard_decisions import decisions_text, load_decisions, read_recall, recall_line, squeeze
 from ..engine.apply import Applier, check_rule_parses
 from ..common import code_key, progress, run, write_json
 
@@ -32,6 +33,15 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
         if m and m.group("file") in found:
             found[m.group("file")].append(line)
     return found
+
+
+def hazard_entry(m, source: str, rule: str) -> dict:
+    """One report: where, what the rule saw, what the value is (hazard_triage)
+    and the reported line's code (what a decision names it by)."""
+    number, lines = int(m.group("line")), source.splitlines()
+    code = squeeze(lines[number - 1]) if 0 < number <= len(lines) else ""
+    return {"file": m.group("file"), "line": number, "class": m.group("cls"), "why": m.group("why"),
+            "rule": rule, "kind": hazard_triage.triage(source, number, m.group("file")), "code": code}
 
 
 def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
@@ -64,13 +74,10 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
         progress(f"{rule.relpath}: {len(files)} candidate files, {len(todo)} through spatch")
         count = 0
         for relpath in sorted(lines):
+            source = applier.content(relpath).decode(errors="replace")
             for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
                                                                     for x in re.split(r"(\d+)", l)]):
-                m = LINE.match(line)
-                kind = hazard_triage.triage(applier.content(relpath).decode(errors="replace"),
-                                            int(m.group("line")), relpath)
-                entry = {"file": m.group("file"), "line": int(m.group("line")), "class": m.group("cls"),
-                         "why": m.group("why"), "rule": rule.relpath, "kind": kind}
+                entry = hazard_entry(LINE.match(line), source, rule.relpath)
                 if entry not in entries:  # two columns of one line are one report
                     entries.append(entry)
                     count += 1
@@ -83,7 +90,9 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> dict:
 
 def hazards_text(report: dict) -> str:
     """The committed, reviewable form: y2038 bugs first, then y2106 formats;
-    in each, what the value is (hazard_triage), the real candidates first."""
+    in each, what the value is (hazard_triage), the real candidates first;
+    then what was decided of each (hazard_decisions), the rules' precision
+    and their recall against history."""
     out = [f"y2038 hazards in Linux {report['version']}: seconds kept in 32 bits",
            "(report-only rules of cocci/y2038-hazards; file:line: what the rule saw)", ""]
     for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19"),
@@ -96,4 +105,6 @@ def hazards_text(report: dict) -> str:
                 out.append(f"  {kind}: {len(these)}, {hazard_triage.DESCRIPTIONS[kind]}")
                 out += [f"    {h['file']}:{h['line']}: {h['why']}" for h in these]
         out.append("")
+    out += decisions_text(report["hazards"], load_decisions())
+    out += [recall_line(report, read_recall()), ""]
     return "\n".join(out)
