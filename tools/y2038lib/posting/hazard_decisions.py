@@ -171,3 +171,8 @@ def parse_report_text(text: str, tree: Path = None) -> dict:
             lines = (tree / hazard["file"]).read_text(errors="replace").splitlines()
             hazard["code"] = squeeze(lines[hazard["line"] - 1])
     return report
+
+
+def report_inputs() -> list:
+    """What hazards_text reads besides the report: a series' fingerprint includes them."""
+    return [f"{path.name}\0".encode() + path.read_bytes() for path in (DECISIONS_FILE, RECALL_FILE) if path.exists()]
