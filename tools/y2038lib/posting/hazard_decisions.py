@@ -95,7 +95,7 @@ def decisions_text(hazards: list, decisions: list) -> list:
     reason, the undecided wall-clock and unknown ones each, the other
     undecided ones counted by kind (listed above), and the precision."""
     decided = decide(hazards, decisions)
-    done = [(h, d) for h, d in decided if d]
+    done = sorted(((h, d) for h, d in decided if d), key=lambda pair: (pair[0]["file"], pair[0]["line"]))
     out = [f"Decisions (cocci/y2038-hazards/decisions.tsv): {len(done)} decided, {len(decided) - len(done)} not"]
     for verdict in VERDICTS:
         these = [(h, d) for h, d in done if d.decision == verdict]
