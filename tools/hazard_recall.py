@@ -28,8 +28,10 @@ from y2038lib.common import PATCHES_DIR, REPO, work_dir  # noqa: E402
 from y2038lib.posting.hazard_decisions import RECALL_FILE, flagged, parse_report_text, percent  # noqa: E402
 
 SKIPPED = ("tools/", "samples/", "scripts/", "usr/", "Documentation/")  # not kernel code, as the rule's Exclude
-SOURCE = r"(?:ktime_get_real_seconds\s*\(\s*\)|(?<!\w)get_seconds\s*\(\s*\)|inode_get_[amc]time_sec\s*\([^()]*\)|[\w\]\)]\s*(?:\.|->)\s*tv_sec\b)"
-TYPE32 = r"(?:unsigned\s+int|unsigned\s+long(?!\s+long)|unsigned|(?<!long\s)long(?!\s+long)|int|s32|__s32|u32|__u32|time_t)"
+SOURCE = (r"(?:ktime_get_real_seconds\s*\(\s*\)|(?<!\w)get_seconds\s*\(\s*\)|inode_get_[amc]time_sec\s*\([^()]*\)"
+          r"|[\w\]\)]\s*(?:\.|->)\s*tv_sec\b)")
+TYPE32 = (r"(?:unsigned\s+int|unsigned\s+long(?!\s+long)|unsigned|(?<!long\s)long(?!\s+long)|int|s32|__s32|u32|__u32"
+          r"|time_t)")
 VALUE = rf"(?:\(\s*\w+\s*\)\s*)?[\w.\->\[\]]*?{SOURCE}"  # the seconds themselves, perhaps cast
 SHAPES = {
     "declaration": re.compile(rf"\b{TYPE32}\s+(\w+)\s*=\s*({VALUE})\s*[;,]"),
@@ -69,7 +71,9 @@ def source_name(value: str) -> str:
     if m := re.search(r"inode_get_([amc])time_sec\(", value):  # 6.6's accessor of inode->i_[amc]time
         return f"i_{m.group(1)}time.tv_sec"
     m = re.search(r"(\w+)(?:\.|->)tv_sec$", value)
-    return f"{m.group(1)}.tv_sec" if m and m.group(1).startswith("i_") else re.sub(r".*?(\w+\(\)|tv_sec)$", r"\1", value)
+    if m and m.group(1).startswith("i_"):
+        return f"{m.group(1)}.tv_sec"
+    return re.sub(r".*?(\w+\(\)|tv_sec)$", r"\1", value)
 
 
 def declared32(code: str) -> set:
@@ -187,18 +191,22 @@ def write_list(places: list, seen: dict, versions: tuple, report: Path, out: Pat
     for p in places:
         p["flagged"] = "yes" if flagged(p, hazards) else "no"
     hits = sum(p["flagged"] == "yes" for p in places)
-    figure = f"recall against {old_version} -> {new_version} history: {hits} of {len(places)} ({percent(hits, len(places))})"
+    figure = (f"recall against {old_version} -> {new_version} history: "
+              f"{hits} of {len(places)} ({percent(hits, len(places))})")
     rows = [f"| {p['file']} | {p['function']} | {p['old_line']} | {p['start']}-{p['end']} | {p['new_line']} "
-            f"| {p['flagged']} | {p['how']} | {code_cell(p['old_code'])} | {code_cell(p['new_code'])} |" for p in places]
+            f"| {p['flagged']} | {p['how']} | {code_cell(p['old_code'])} | {code_cell(p['new_code'])} |"
+            for p in places]
     out.write_text("\n".join([
         "# Recall of the hazards report against history", "",
         f"Computed on {old_version} and {new_version} (Debian's linux-source packages) by "
         f"`tools/hazard_recall.py` (`make hazard-recall`), against {report.relative_to(REPO)}.", "",
         "Each row: a function where the older tree keeps seconds in 32 bits (a local of int, s32, long, u32 ... "
-        "declared or assigned from ktime_get_real_seconds(), get_seconds() or a tv_sec, a field of such a type assigned one, or seconds cast to such a "
+        "declared or assigned from ktime_get_real_seconds(), get_seconds() or a tv_sec, a field of such a type "
+        "assigned one, or seconds cast to such a "
         "type) and the newer tree's same function no longer does (widened, or the code rewritten). "
         "How: changed (the function is still there, without the shape) or removed (the function is gone from "
-        "the file: the code was rewritten or dropped). Flagged: the older tree's hazard report has a report inside that function. "
+        "the file: the code was rewritten or dropped). "
+        "Flagged: the older tree's hazard report has a report inside that function. "
         "Function lines: the body's first and last line in the older tree.", "",
         f"Read: {seen.get('files', 0)} .c files of {old_version} naming a seconds source, "
         f"{seen.get('shapes', 0)} shapes in their functions; not compared (no file of that path or unique name "

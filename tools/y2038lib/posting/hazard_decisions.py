@@ -19,8 +19,8 @@ RECALL_FILE = REPO / "docs" / "hazard-recall.md"
 VERDICTS = ("bug", "format", "abi", "register", "duration", "not-a-date")
 COLUMNS = ("file", "match", "kind", "decision", "reason")
 RECALL_HEADER = re.compile(r"^Computed on (?P<old>\S+) and (?P<new>\S+)\b")
-RECALL_ROW = re.compile(r"^\| (?P<file>[^|\s]+) \| (?P<function>\w+) \| (?P<old_line>\d+) \| (?P<start>\d+)-(?P<end>\d+) "
-                        r"\| (?P<new_line>\d+|-) \| (?P<flagged>yes|no) \|")
+RECALL_ROW = re.compile(r"^\| (?P<file>[^|\s]+) \| (?P<function>[^|]+?) \| (?P<old_line>\d+) "
+                        r"\| (?P<start>\d+)-(?P<end>\d+) \| (?P<new_line>\d+|-) \| (?P<flagged>yes|no) \|")
 
 
 @dataclass(frozen=True)
