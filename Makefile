@@ -11,7 +11,7 @@ IDENTITY = $(if $(SIGNOFF),--signoff "$(SIGNOFF)",--draft)
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare convert legacy-patch test test-rules lint check-dkms bench
+.PHONY: help deps run tree apply hazards series build boot report compare hazard-recall convert legacy-patch test test-rules lint check-dkms bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -24,6 +24,7 @@ help:
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|hazards|series|build|boot|report  one stage (see tools/y2038 --help)"
 	@echo "  make compare OLD=6.1 NEW=6.12  sites gone upstream / kept / new, patches mapped across versions"
+	@echo "  make hazard-recall            what the 6.1 hazard report flags of the 32-bit seconds 6.12 widened -> docs/hazard-recall.md"
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
 	@echo "                         MIN_KERNEL=X.Y: oldest kernel the result must build on (drops dead compat"
@@ -85,6 +86,12 @@ OLD ?= 6.1
 NEW ?= 6.12
 compare:
 	$(Y2038) compare $(OLD) $(NEW)
+
+# docs/hazard-recall.md: what the hazards report flags of the 32-bit seconds 6.12 widened and 6.1 still holds
+hazard-recall:
+	$(Y2038) tree --kver 6.1
+	$(Y2038) tree --kver 6.12
+	tools/hazard_recall.py
 
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }

@@ -40,7 +40,7 @@ class Triage(unittest.TestCase):
 
     def test_real_candidates_come_first(self):
         report = Hazards(version="6.1", baseline="0" * 40, rules=[], seconds=0.0, hazards=[
-            Hazard(file=path, line=1, cls="y2038", why="w", rule="r", kind=hazard_triage.triage(code, code.count("\n") + 1, path))
+            Hazard(file=path, line=1, cls="y2038", why="w", rule="r", kind=hazard_triage.triage(code, code.count("\n") + 1, path), code="")
             for _, path, code in CASES])
         text = hazards_text(report)
         self.assertLess(text.index("gss_krb5_unseal.c"), text.index("usbtest.c"))

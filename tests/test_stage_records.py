@@ -41,6 +41,7 @@ MATCHES = {"version": "3.10", "baseline": "c" * 40, "spatch": "spatch version 1.
 HAZARDS = {"version": "3.10", "baseline": "c" * 40, "seconds": 0.5,
            "rules": [{"rule": "cocci/y2038-hazards/seconds_truncation.cocci", "candidates": 14, "reports": 1}],
            "hazards": [{"file": FILE, "line": 15, "class": "y2038", "kind": "wallclock",
+                        "code": "s32 now = ktime_get_real_seconds();",
                         "rule": "cocci/y2038-hazards/seconds_truncation.cocci",
                         "why": "seconds stored in a signed 32-bit (or 32-bit long) variable"}]}
 

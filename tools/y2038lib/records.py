@@ -175,6 +175,7 @@ class Hazard(Record):
     why: str
     rule: str
     kind: str  # what the value is: posting/hazard_triage.py
+    code: str  # the reported line's code, squeezed: what a decision names it by (hazard_decisions.py)
 
 
 @dataclass

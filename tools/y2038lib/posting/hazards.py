@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from . import hazard_triage
+from .hazard_decisions import decisions_text, load_decisions, read_recall, recall_line, squeeze
 from ..engine.apply import Applier, check_rule_parses
 from ..common import code_key, progress, run
 from ..records import Hazard, HazardRule, Hazards
@@ -34,6 +35,15 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
         if m and m.group("file") in found:
             found[m.group("file")].append(line)
     return found
+
+
+def hazard_entry(m, source: str, rule: str) -> Hazard:
+    """One report: where, what the rule saw, what the value is (hazard_triage)
+    and the reported line's code (what a decision names it by)."""
+    number, lines = int(m.group("line")), source.splitlines()
+    code = squeeze(lines[number - 1]) if 0 < number <= len(lines) else ""
+    return Hazard(file=m.group("file"), line=number, cls=m.group("cls"), why=m.group("why"), rule=rule,
+                  kind=hazard_triage.triage(source, number, m.group("file")), code=code)
 
 
 def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> Hazards:
@@ -66,14 +76,12 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> Hazards:
         progress(f"{rule.relpath}: {len(files)} candidate files, {len(todo)} through spatch")
         count = 0
         for relpath in sorted(lines):
+            source = applier.content(relpath).decode(errors="replace")
             for line in sorted(set(lines[relpath]), key=lambda l: [int(x) if x.isdigit() else x
                                                                     for x in re.split(r"(\d+)", l)]):
                 m = LINE.match(line)
                 assert m, line  # report_batch kept only the lines LINE matches
-                kind = hazard_triage.triage(applier.content(relpath).decode(errors="replace"),
-                                            int(m.group("line")), relpath)
-                entry = Hazard(file=m.group("file"), line=int(m.group("line")), cls=m.group("cls"),
-                               why=m.group("why"), rule=rule.relpath, kind=kind)
+                entry = hazard_entry(m, source, rule.relpath)
                 if entry not in entries:  # two columns of one line are one report
                     entries.append(entry)
                     count += 1
@@ -86,7 +94,9 @@ def hazards_stage(tree, campaign_rules, jobs: int, timeout: int) -> Hazards:
 
 def hazards_text(report: Hazards) -> str:
     """The committed, reviewable form: y2038 bugs first, then y2106 formats;
-    in each, what the value is (hazard_triage), the real candidates first."""
+    in each, what the value is (hazard_triage), the real candidates first;
+    then what was decided of each (hazard_decisions), the rules' precision
+    and their recall against history."""
     out = [f"y2038 hazards in Linux {report.version}: seconds kept in 32 bits",
            "(report-only rules of cocci/y2038-hazards; file:line: what the rule saw)", ""]
     for cls, title in (("y2038", "Signed 32-bit: overflows 2038-01-19"),
@@ -99,4 +109,8 @@ def hazards_text(report: Hazards) -> str:
                 out.append(f"  {kind}: {len(these)}, {hazard_triage.DESCRIPTIONS[kind]}")
                 out += [f"    {h.file}:{h.line}: {h.why}" for h in these]
         out.append("")
+    # the decisions read the report in its file form (as from a committed y2038-hazards.txt)
+    as_written = report.to_json()
+    out += decisions_text(as_written["hazards"], load_decisions())
+    out += [recall_line(as_written, read_recall()), ""]
     return "\n".join(out)

@@ -26,6 +26,7 @@ from . import covers, fixes, posting_rules
 from .covers import campaign_info, wrap
 from ..engine.apply import commit_contents
 from .maintainers import Maintainers
+from .hazard_decisions import report_inputs as hazard_report_inputs
 from .hazards import hazards_text
 from ..engine.rules import RULE_KINDS, parse_rule
 from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, dependency_key, digest, git_env, path_key,
@@ -322,6 +323,7 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     rules = sorted(p for p in COCCI_DIR.rglob("*") if p.suffix[1:] in RULE_KINDS or p.name == "CAMPAIGN")
     return dependency_key(*(json.dumps(f, sort_keys=True) for f in found),
                           *(f"{path.relative_to(COCCI_DIR)}\0".encode() + path.read_bytes() for path in rules),
+                          *hazard_report_inputs(),
                           tree.baseline, signoff, draft, code=[__file__])
 
 
