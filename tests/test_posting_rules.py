@@ -39,6 +39,7 @@ class SubjectPrefixes(unittest.TestCase):
         "drivers/net/wireless/broadcom/brcm80211/brcmfmac/cfg80211.c": "wifi: brcmfmac",
         "net/sched/sch_cake.c": "net/sched: sch_cake",
         "net/rxrpc/rtt.c": "rxrpc",
+        "net/sunrpc/auth_gss/gss_krb5_unseal.c": "SUNRPC",
         "net/core/pktgen.c": "pktgen",
         "drivers/net/ethernet/cadence/macb_ptp.c": "net: macb",
         "drivers/net/ethernet/mellanox/mlx5/core/lib/clock.c": "net/mlx5",

@@ -68,6 +68,7 @@ PREFIXES = [
     ("net/sched/sch_", "net/sched: sch_{drv}"),
     ("include/net/pkt_sched", "net/sched"),
     ("net/rxrpc/", "rxrpc"),
+    ("net/sunrpc/", "SUNRPC"),  # the NFS and SUNRPC maintainers' own form (git log net/sunrpc)
     ("net/rds/", "rds"),
     ("net/sctp/", "sctp"),
     ("net/core/pktgen", "pktgen"),
