@@ -47,6 +47,7 @@ class FixMessage(unittest.TestCase):
         self.assertEqual(fixes.posting_subject_prefix("6.1.192", "netdev", True), "DRAFT PATCH 6.1")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "netdev", False), "PATCH net")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "", False), "PATCH")
+        self.assertEqual(fixes.trailers("6.18.2"), [])  # a newer tree than the newest packaged one
 
 
 if __name__ == "__main__":
