@@ -365,6 +365,10 @@ class SeriesResults(Record):
         by_name = self.patch_named()
         return [by_name[n] for n in posting.patches]
 
+    def fix_patches(self) -> list:
+        """The patches of the fix postings, in series order."""
+        return [p for posting in self.postings if posting.fix for p in self.patches_of(posting)]
+
     def built(self, baseline: str, series_dir: Path) -> BuildSummary:
         """The build results, if made for this baseline."""
         if not self.build or self.build.baseline != baseline:

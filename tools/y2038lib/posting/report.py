@@ -216,13 +216,10 @@ def html_patch_section(n: int, p, part: tuple, boot: dict) -> list:
 def fixes(series: Path, results: SeriesResults) -> list:
     """[(subject, proof, hazards)] of each fix patch: how its boot check went,
     and the hazard report's lines on its files (what led to it)."""
-    fix_dirs = {p.dir for p in results.postings if p.fix}
     report = series / "y2038-hazards.txt"
     hazard_lines = report.read_text().splitlines() if report.exists() else []
     out = []
-    for p in results.patches:
-        if p.name.split("/")[0] not in fix_dirs:
-            continue
+    for p in results.fix_patches():
         proof = (results.fix_proofs or {}).get(p.name)
         said = "not run" if proof is None else proof.verdict + (
             f" ({proof.suite}: without the fix {proof.outcome('before')['verdict']}, with it "

@@ -170,8 +170,7 @@ def proofs_stage(tree, series_dir: Path, jobs: int) -> SeriesResults:
     results = SeriesResults.read(series_dir)
     if results.build is None or results.build.baseline != tree.baseline:
         raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
-    fix_dirs = {p.dir for p in results.postings if p.fix}
-    fixes = [p for p in results.patches if p.name.split("/")[0] in fix_dirs and p.name in results.build.verified]
+    fixes = [p for p in results.fix_patches() if p.name in results.build.verified]
     proofs = {}
     for patch in fixes:
         check = check_for(patch.files)
