@@ -247,6 +247,21 @@ class Posting(Record):
 
 
 @dataclass
+class HeldCleanup(Record):
+    """A patch of clean-ups not posted: its tree does not take standalone
+    clean-ups (posting_rules.CLEANUP_POLICIES: the document that says so)."""
+    prefix: str
+    campaign: str
+    subsystem: str
+    tree: str
+    files: List[str]
+    rules: List[str]
+    sites: int
+    document: str
+    section: str
+
+
+@dataclass
 class BuildSummary(Record):
     """The build stage's "build": what the boot stage needs (baseline,
     verified, verified_head) and the figures of the run."""
@@ -278,6 +293,9 @@ class BootResult(Record):
     pristine: Optional[str] = None  # why the pristine kernel was not booted
     regressions: Optional[List[str]] = None
     known_failures: Optional[List[str]] = None
+    # of the series' changed .c files, those this kernel's build made an object of:
+    # {"built_in": linked into the booted image, "module": built as a module, never loaded}
+    compiled: Optional[Dict[str, List[str]]] = None
 
     def counts(self) -> dict:
         return {r: sum(t["result"] == r for t in self.tests) for r in ("pass", "fail", "skip")}
@@ -327,7 +345,7 @@ class SeriesResults(Record):
     later stages add (build, boot, boot_pristine, compare, unverified)."""
     NESTED: ClassVar[dict] = {"postings": Posting, "patches": Patch, "build": BuildSummary,
                               "boot": BootResult, "boot_pristine": BootResult, "compare": CompareSummary,
-                              "fix_proofs": FixProof}
+                              "fix_proofs": FixProof, "held": HeldCleanup}
     version: str
     baseline: str
     draft: bool
@@ -341,6 +359,7 @@ class SeriesResults(Record):
     compare: Optional[CompareSummary] = None
     unverified: Optional[List[str]] = None  # patches taken out of the postings, with the reason
     fix_proofs: Optional[Dict[str, FixProof]] = None  # per fix patch (Patch.name)
+    held: Optional[List[HeldCleanup]] = None  # clean-ups not posted: their trees take none
 
     @classmethod
     def read(cls, series_dir: Path, redoing: Optional[str] = None) -> "SeriesResults":

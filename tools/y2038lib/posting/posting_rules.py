@@ -13,6 +13,7 @@ A prefix names one driver (or one maintainer's driver family): the series
 stage puts files of different prefixes in different patches.
 """
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 # (path prefix, subject prefix), the first match wins: most specific first.
@@ -292,3 +293,58 @@ def slug(url: str) -> str:
     path = re.sub(r"^[a-z+]+://[^/]+/", "", url.rstrip("/")).removesuffix(".git")
     path = re.sub(r"^(pub/scm/linux/kernel/git|pub/scm|projects)/", "", path)
     return re.sub(r"[^A-Za-z0-9._-]+", "-", path.replace("/", "-"))
+
+
+@dataclass(frozen=True)
+class CleanupPolicy:
+    """Whether a maintainer tree takes standalone clean-ups (campaigns of
+    Kind: cleanup), and the document and section that say so, quoted."""
+    trees: tuple  # canonical tree URLs (canonical()), all spellings the packaged trees use
+    posted: bool
+    document: str
+    section: str
+    says: str
+
+
+NETDEV_PROFILE = "Documentation/process/maintainer-netdev.rst"
+# The one table of subsystem policy, read in Linux 6.12's profiles (the
+# documents MAINTAINERS P: names, and those Documentation/maintainer/
+# maintainer-entry-profile.rst and process/maintainer-handbooks.rst list) for
+# every tree the 6.1.192 and 6.12.118 series go to.  Of the sections those
+# series' files match, only NETWORKING DRIVERS and NETWORKING [GENERAL] have
+# a P: (maintainer-netdev.rst); media's and tip's profiles are listed in the
+# handbooks.  A tree not in the table: no profile of its sections says
+# anything on clean-ups (CLEANUPS_UNSAID).
+CLEANUP_POLICIES = (
+    CleanupPolicy((KERNEL_ORG + "netdev/net-next.git", KERNEL_ORG + "netdev/net.git"), False,
+                  NETDEV_PROFILE, "Clean-up patches",
+                  "Netdev discourages patches which perform simple clean-ups, which are not in the context "
+                  "of other work. [...] This is because it is felt that the churn that such changes produce "
+                  "comes at a greater cost than the value of such clean-ups."),
+    # drivers/net/ files of these trees also match NETWORKING DRIVERS (its P: is netdev's profile), but
+    # they are posted to and merged by their own maintainers, whom the profile leaves to their own rules
+    CleanupPolicy((KERNEL_ORG + "wireless/wireless-next.git", KERNEL_ORG + "mkl/linux-can-next.git",
+                   KERNEL_ORG + "tnguy/next-queue.git", "https://github.com/nbd168/wireless"), True,
+                  NETDEV_PROFILE, "netdev",
+                  "Note that some subsystems (e.g. wireless drivers) which have a high volume of traffic "
+                  "have their own specific mailing lists and trees."),
+    CleanupPolicy(("git://linuxtv.org/media_tree.git", "git://linuxtv.org/media.git"), True,
+                  "Documentation/driver-api/media/maintainer-entry-profile.rst", "Style Cleanup Patches",
+                  "We may accept pure standalone style cleanups, but they should ideally be one patch for "
+                  "the whole subsystem (if the cleanup is low volume), or at least be grouped per directory."),
+    CleanupPolicy((KERNEL_ORG + "tip/tip.git",), True, "Documentation/process/maintainer-tip.rst", "",
+                  "nothing on clean-ups"),
+)
+CLEANUPS_UNSAID = CleanupPolicy((), True, "MAINTAINERS", "P:",
+                                "no profile of the tree's sections says anything on clean-ups")
+
+
+def cleanup_policy(tree_url: str) -> CleanupPolicy:
+    """The policy on standalone clean-ups of the tree a posting goes to."""
+    return next((p for p in CLEANUP_POLICIES if canonical(tree_url) in p.trees), CLEANUPS_UNSAID)
+
+
+def posted(kind: str, tree_url: str) -> bool:
+    """Whether a patch of a campaign of this Kind: is posted to the tree:
+    fixes and ports always, clean-ups where the tree takes them."""
+    return kind in ("fix", "port") or cleanup_policy(tree_url).posted

@@ -15,12 +15,13 @@ identity the series is a draft: DRAFT in every subject, no Signed-off-by.
 Everything is deterministic: two runs give byte-identical output.
 """
 import difflib
+import email.utils
 import json
 import re
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict, List, Set, Tuple, Type
+from typing import Dict, List, Tuple, Type
 
 from . import covers, fixes, posting_rules
 from .covers import campaign_info, wrap
@@ -31,7 +32,7 @@ from .hazards import hazards_text
 from ..engine.rules import RULE_KINDS, parse_rule
 from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, dependency_key, digest, git_env, path_key,
                       progress, run)
-from ..records import Hazards, Matches, Patch, Posting, SeriesResults, StageFile
+from ..records import HeldCleanup, Hazards, Matches, Patch, Posting, SeriesResults, StageFile
 
 MAX_POSTING = posting_rules.MAX_POSTING
 
@@ -103,15 +104,39 @@ def addressees(groups) -> tuple:
 
 
 def split_recipients(recipients) -> tuple:
-    """(To, Cc) of recipients, each address once."""
-    seen: Set[str] = set()
-    to: List[str] = []
-    cc: List[str] = []
+    """(To, Cc) of recipients, each person once: by name (MAINTAINERS may
+    give one person two addresses, one per section), a list by address; a
+    person To in any role is To, at the first address so addressed."""
+    recipients = list(recipients)
+    to_people = {person(r) for r in recipients if r["to"]}
+    chosen: Dict[str, str] = {}
     for r in recipients:
-        if r["address"] not in seen:
-            seen.add(r["address"])
-            (to if r["to"] else cc).append(r["address"])
+        if r["to"] or person(r) not in to_people:
+            chosen.setdefault(person(r), r["address"])
+    to = [a for key, a in chosen.items() if key in to_people]
+    cc = [a for key, a in chosen.items() if key not in to_people]
     return to, cc
+
+
+def person(recipient: dict) -> str:
+    """Who a recipient is: the name of 'Name <address>', else the address."""
+    name, address = email.utils.parseaddr(recipient["address"])
+    return " ".join(name.lower().split()) or (address or recipient["address"]).lower()
+
+
+def hold_cleanups(groups) -> tuple:
+    """(groups posted, HeldCleanup records): clean-ups for a tree that takes
+    no standalone clean-ups are held (posting_rules.CLEANUP_POLICIES)."""
+    posted, held = [], []
+    for g in groups:
+        if posting_rules.posted(campaign_info(g["campaign"])["kind"] or "cleanup", g["tree"]):
+            posted.append(g)
+            continue
+        policy = posting_rules.cleanup_policy(g["tree"])
+        held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
+                                tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
+                                sites=g["sites"], document=policy.document, section=policy.section))
+    return posted, held
 
 
 def commit_message(group: dict, signoff) -> str:
@@ -207,12 +232,13 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
                  f"as written): {out} kept")
         return out
     stamp.unlink(missing_ok=True)
-    groups = group_commits(matches, Maintainers(tree))
+    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)))
     if not groups:
-        progress("no sites: nothing to put in a series")
+        progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)
     commit_postings(tree, postings, signoff)
     results = write_postings(tree, out, postings, [c.name for c in matches.campaigns], signoff, draft)
+    results.held = held or None
     if (tree.state / Hazards.NAME).exists():
         report = Hazards.read(tree.state)
         if report.baseline == tree.baseline:
@@ -220,7 +246,8 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     results.write(out)
     errors = [(p.name, e) for p in results.patches for e in p.checkpatch["errors"]]
     progress(f"{len(results.patches)} patches in {len(postings)} postings, "
-             f"{sum(p.rewrites for p in results.patches)} changes" + (" (a draft)" if draft else ""))
+             f"{sum(p.rewrites for p in results.patches)} changes" + (" (a draft)" if draft else "")
+             + (f"; {len(held)} clean-up patches held (their trees take no standalone clean-ups)" if held else ""))
     if errors:
         raise Y2038Error("checkpatch.pl errors: " + "; ".join(f"{n}: {e['type']}: {e['message']}" for n, e in errors))
     stamp.parent.mkdir(parents=True, exist_ok=True)
@@ -320,7 +347,8 @@ def inputs_fingerprint(tree, signoff, draft: bool) -> str:
     found = [without_run_figures(record.read(tree.state).to_json()) if (tree.state / record.NAME).exists() else {}
              for record in earlier]
     # every kind of rule: their headers make the subjects and messages
-    rules = sorted(p for p in COCCI_DIR.rglob("*") if p.suffix[1:] in RULE_KINDS or p.name == "CAMPAIGN")
+    rules = sorted(p for p in COCCI_DIR.rglob("*")
+                   if p.suffix[1:] in RULE_KINDS or p.name == "CAMPAIGN" or p.parent.name == covers.BACKGROUNDS)
     return dependency_key(*(json.dumps(f, sort_keys=True) for f in found),
                           *(f"{path.relative_to(COCCI_DIR)}\0".encode() + path.read_bytes() for path in rules),
                           *hazard_report_inputs(),

@@ -12,8 +12,11 @@ fails something (to tell a regression from a known failure; --pristine).
 The verdict per architecture: the patched kernel passes everything the
 pristine kernel passes, and its own checks pass.  Which KUnit suites and
 selftests a boot runs: boot_suites.py.  A boot whose inputs did not change
-since that kernel's last boot is not run again (boot_key).  Results go into the series'
-results.json ("boot", "boot_pristine") and cover letters.
+since that kernel's last boot is not run again (boot_key).  Which of the
+series' changed files each kernel built in is recorded with its boot
+(changed_files_built), so each cover letter says which of its files the
+boots ran.  Results go into the series' results.json ("boot",
+"boot_pristine") and cover letters.
 """
 import calendar
 import json
@@ -248,11 +251,28 @@ def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None
             raise Y2038Error(f"verified patch {name} does not apply: run `tools/y2038 build` again")
 
 
-def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, suites) -> dict:
+def changed_files_built(out: Path, files) -> dict:
+    """Of the series' changed .c files, those the kernel built in out made
+    an object of: "built_in", linked into the booted image (a member of its
+    thin archive vmlinux.a, built-in.a before 6.1), or "module", built but
+    not linked in (the guest loads only the legacy modules)."""
+    archive = next((out / name for name in ("vmlinux.a", "built-in.a") if (out / name).exists()), None)
+    linked = set(run(["ar", "t", archive]).stdout.split()) if archive else set()
+    found: dict = {"built_in": [], "module": []}
+    for relpath in sorted(f for f in files if f.endswith(".c")):
+        obj = relpath[:-2] + ".o"
+        if (out / obj).exists():
+            found["built_in" if {str(out / obj), obj} & linked else "module"].append(relpath)
+    return found
+
+
+def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, suites, files) -> dict:
+    """files: the series' changed files, to record which of them the kernel built."""
     kernel = Kernel(builder, src, variant, machine, jobs)
     started = time.monotonic()
     with Step(f"{variant} {machine.arch}: building the kernel in {kernel.out}"):
         image, errors = kernel.build()
+    compiled = changed_files_built(kernel.out, files) if image else None
     if image:
         with Step(f"{variant} {machine.arch}: building the converted legacy modules"):
             modules = legacy.build(kernel, legacy_source, kernel.out.parent / f"legacy-{machine.arch}")
@@ -270,7 +290,7 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, 
                                             boot_suites.cmdline(suites, selftests_for(machine)))
     result = parse_console(tree, console, exited, bool(suites["kunit"]))
     result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
-                  legacy_build_warnings=modules["warnings"], suites=suites)
+                  legacy_build_warnings=modules["warnings"], suites=suites, compiled=compiled)
     return result
 
 
@@ -340,7 +360,7 @@ class Boots:
             return dict(read_json(saved, "boot")["result"], reused=True)
         builder = self.checkout(variant)
         result = boot_one(self.tree, builder, builder.src, variant, machine, self.jobs,
-                          build_initramfs(self.tree, machine), self.legacy_source, suites)
+                          build_initramfs(self.tree, machine), self.legacy_source, suites, self.files)
         saved.parent.mkdir(exist_ok=True)
         write_json(saved, {"key": key, "result": result})
         return result
