@@ -259,6 +259,7 @@ class HeldCleanup(Record):
     sites: int
     document: str
     section: str
+    says: str  # the section, quoted
 
 
 @dataclass

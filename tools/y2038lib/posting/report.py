@@ -121,7 +121,7 @@ def render_html(series: Path, results: SeriesResults) -> str:
     out += html_figures(figures(series, results))
     if results.compare:
         out.append(f"<p>{html.escape(compared(results.compare))}</p>")
-    out += html_fixes(series, results) + html_matrix(results) + html_postings(results)
+    out += html_fixes(series, results) + html_held(results) + html_matrix(results) + html_postings(results)
     parts = {p.name: patch_parts(series / p.name) for p in results.patches}
     out += html_patch_table(results, parts)
     for n, p in enumerate(results.patches, 1):
@@ -250,6 +250,44 @@ def html_fixes(series: Path, results: SeriesResults) -> list:
     return out + ["</table>"]
 
 
+def held(results: SeriesResults) -> list:
+    """[(why, [held clean-ups])]: the clean-ups not posted, per tree and the
+    policy that holds them (document, section, quoted)."""
+    groups: Dict[tuple, list] = {}
+    for h in results.held or []:
+        groups.setdefault((h.tree, h.document, h.section, h.says), []).append(h)
+    return [(f"{tree}: {document}, \"{section}\": \"{says}\"", items)
+            for (tree, document, section, says), items in groups.items()]
+
+
+def markdown_held(results: SeriesResults) -> list:
+    rows = held(results)
+    if not rows:
+        return []
+    lines = ["## Held: clean-ups not posted", "",
+             "Their trees take no standalone clean-ups; fixes to the same trees are still posted.", ""]
+    for why, items in rows:
+        lines += [f"- {why}"]
+        lines += [f"  - {h.prefix} ({h.campaign}): {h.sites} site{'s' if h.sites != 1 else ''} in "
+                  f"{', '.join(h.files)}; rule {', '.join(h.rules)}" for h in items]
+    return lines + [""]
+
+
+def html_held(results: SeriesResults) -> list:
+    rows = held(results)
+    if not rows:
+        return []
+    out = ["<h2>Held: clean-ups not posted</h2><p>Their trees take no standalone clean-ups; fixes to the "
+           "same trees are still posted.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
+           "<th>files</th><th>rules</th><th>why held: the tree and its policy</th></tr>"]
+    for why, items in rows:
+        for h in items:
+            out.append(f"<tr><td>{html.escape(h.prefix)} ({html.escape(h.campaign)})</td>"
+                       f'<td class="n">{h.sites}</td><td>{"<br>".join(html.escape(f) for f in h.files)}</td>'
+                       f"<td>{'<br>'.join(html.escape(r) for r in h.rules)}</td><td>{html.escape(why)}</td></tr>")
+    return out + ["</table>"]
+
+
 def render_markdown(series: Path, results: SeriesResults) -> str:
     f = figures(series, results)
     verified = ("not run" if f["verified"] is None
@@ -263,7 +301,7 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
     if results.compare:
         lines += [compared(results.compare), ""]
-    lines += markdown_fixes(series, results)
+    lines += markdown_fixes(series, results) + markdown_held(results)
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]
     lines += [f"| {s} | " + " | ".join(str(c[k]) for k in campaigns) + " |" for s, c in rows]

@@ -135,7 +135,8 @@ def hold_cleanups(groups) -> tuple:
         policy = posting_rules.cleanup_policy(g["tree"])
         held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
                                 tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
-                                sites=g["sites"], document=policy.document, section=policy.section))
+                                sites=g["sites"], document=policy.document, section=policy.section,
+                                says=policy.says))
     return posted, held
 
 

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What a posting may say and to whom: the subsystem policy on standalone
+clean-ups (held for netdev, with the document that says so; fixes still
+posted), each campaign background said once a cover letter, each person
+once in To/Cc, and the boot claim of a cover letter limited to the files
+the boot kernels had built in."""
+import itertools
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import helpers
+helpers.put_tools_on_path()
+from y2038lib.common import Y2038Error, work_dir
+from y2038lib.engine.rules import CAMPAIGN_ORDER
+from y2038lib.posting import covers, maintainers, posting_rules as pr, report, series
+from y2038lib.records import BootResult, HeldCleanup, Patch, Posting, SeriesResults
+from y2038lib.verification import boot
+
+KORG = pr.KERNEL_ORG
+NET_NEXT = KORG + "netdev/net-next.git"
+SRC_612 = work_dir() / "linux-source-6.12" / "unpacked" / "linux-source-6.12"
+
+
+def group(path: str, campaign: str, tree: str = NET_NEXT) -> dict:
+    return {"tree": tree, "files": [path], "prefix": pr.subject_prefix(path), "campaign": campaign,
+            "subsystem": "NETWORKING DRIVERS", "fix": campaign == "y2038-fixes", "sites": 1, "recipients": [],
+            "rules": [{"path": f"cocci/{campaign}/some_rule.cocci", "sites": 1}]}
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+class CleanupPolicy(unittest.TestCase):
+    def test_a_netdev_cleanup_is_held_and_a_netdev_fix_posted(self):
+        groups = [group("drivers/net/ethernet/cadence/macb_ptp.c", "ktime-direct"),
+                  group("net/sunrpc/auth_gss/gss_krb5_unseal.c", "y2038-fixes", KORG + "netdev/net.git"),
+                  group("drivers/net/wireless/ath/wil6210/wmi.c", "ktime-direct",
+                        KORG + "wireless/wireless-next.git"),
+                  group("drivers/rtc/rtc-meson-vrtc.c", "ktime-direct", KORG + "abelloni/linux.git")]
+        posted, held = series.hold_cleanups(groups)
+        self.assertEqual([g["files"][0] for g in posted], ["net/sunrpc/auth_gss/gss_krb5_unseal.c",
+                                                          "drivers/net/wireless/ath/wil6210/wmi.c",
+                                                          "drivers/rtc/rtc-meson-vrtc.c"])
+        self.assertEqual([(h.prefix, h.files, h.rules, h.document, h.section) for h in held],
+                         [("net: macb", ["drivers/net/ethernet/cadence/macb_ptp.c"],
+                           ["cocci/ktime-direct/some_rule.cocci"], "Documentation/process/maintainer-netdev.rst",
+                           "Clean-up patches")])
+        self.assertIn("Netdev discourages patches which perform simple clean-ups", held[0].says)
+
+    def test_the_table_says_what_its_documents_say(self):
+        """Each quote is in its document, under its section, in Linux 6.12;
+        a document recorded as saying nothing on clean-ups does not name them."""
+        if not SRC_612.is_dir():
+            self.skipTest(f"{SRC_612}: not unpacked (tools/y2038 tree with KVER=6.12)")
+        for policy in pr.CLEANUP_POLICIES:
+            text = (SRC_612 / policy.document).read_text()
+            if policy.says == "nothing on clean-ups":
+                self.assertIsNone(re.search(r"clean-?ups?\b", text, re.I), policy.document)
+                continue
+            heading = re.search(rf"^{re.escape(policy.section)}\n([-~=+^])\1+\n", text, re.M)
+            self.assertIsNotNone(heading, (policy.document, policy.section))
+            rest = text[heading.end():]
+            level = heading.group(1)
+            section = rest[:m.start()] if (m := re.search(rf"^\S.*\n{re.escape(level)}+\n", rest, re.M)) else rest
+            for part in policy.says.split("[...]"):
+                self.assertIn(flat(part), flat(section), policy.document)
+
+    def test_maintainers_names_the_netdev_profile_for_the_held_trees(self):
+        if not SRC_612.is_dir():
+            self.skipTest(f"{SRC_612}: not unpacked")
+        sections = (SRC_612 / "MAINTAINERS").read_text().split("\n\n")
+        held_trees = {t for p in pr.CLEANUP_POLICIES if not p.posted for t in p.trees}
+        for name in ("NETWORKING DRIVERS", "NETWORKING [GENERAL]"):
+            section = maintainers.parse_section(next(s for s in sections if s.startswith(name + "\n")))
+            self.assertIn(f"P:\t{pr.NETDEV_PROFILE}", next(s for s in sections if s.startswith(name + "\n")))
+            self.assertEqual({pr.canonical(t.split()[1]) for t in section["T"]}, held_trees)
+
+    def test_ports_and_fixes_are_always_posted(self):
+        for kind in ("fix", "port"):
+            self.assertTrue(pr.posted(kind, NET_NEXT))
+        self.assertFalse(pr.posted("cleanup", NET_NEXT))
+        self.assertTrue(pr.posted("cleanup", "https://gitlab.freedesktop.org/drm/misc/kernel.git"))
+
+    def test_review_lists_the_held_cleanups_with_rule_and_source(self):
+        held = HeldCleanup(prefix="net: macb", campaign="ktime-direct", subsystem="ATMEL MACB ETHERNET DRIVER",
+                           tree=NET_NEXT, files=["drivers/net/ethernet/cadence/macb_ptp.c"],
+                           rules=["cocci/ktime-direct/ktime_get_ns.cocci"], sites=1,
+                           document=pr.NETDEV_PROFILE, section="Clean-up patches", says="Netdev discourages x.")
+        results = SeriesResults(version="6.1.192", baseline="0" * 40, draft=True, source="linux-source-6.1",
+                                campaigns=["ktime-direct"], postings=[], patches=[], held=[held])
+        with tempfile.TemporaryDirectory() as tmp:
+            markdown = report.render_markdown(Path(tmp), results)
+            page = report.render_html(Path(tmp), results)
+        self.assertIn("## Held: clean-ups not posted", markdown)
+        self.assertIn(f'- {NET_NEXT}: {pr.NETDEV_PROFILE}, "Clean-up patches": "Netdev discourages x."', markdown)
+        self.assertIn("  - net: macb (ktime-direct): 1 site in drivers/net/ethernet/cadence/macb_ptp.c; "
+                      "rule cocci/ktime-direct/ktime_get_ns.cocci", markdown)
+        self.assertIn('id="held"', page)
+        self.assertIn("cocci/ktime-direct/ktime_get_ns.cocci", page)
+        self.assertIn("Clean-up patches", page)
+
+
+class SaidOnce(unittest.TestCase):
+    def test_no_two_campaigns_say_the_same_thing_in_one_letter(self):
+        """Every set of campaigns a posting can hold: no run of
+        REPEAT_WORDS words twice in its intro, each background once."""
+        campaigns = [c for c in CAMPAIGN_ORDER if (covers.COCCI_DIR / c / "CAMPAIGN").exists()]
+        for n in range(1, len(campaigns) + 1):
+            for chosen in itertools.combinations(campaigns, n):
+                infos = [covers.campaign_info(c) for c in chosen]
+                texts = covers.said_once(infos)
+                self.assertEqual(len(texts), len(set(texts)), chosen)
+                self.assertEqual(sum(t.count("Linux 3.17 made the scalar") for t in texts),
+                                 int(bool({"ktime-scalar", "ktime-direct"} & set(chosen))), chosen)
+
+    def test_a_campaign_alone_tells_the_whole_story(self):
+        info = covers.campaign_info("ktime-direct")
+        self.assertTrue(info["text"].startswith(info["backgrounds"][0]))
+        self.assertTrue(info["text"].endswith(info["own"]))
+
+    def test_a_text_said_twice_is_refused(self):
+        """The 6.1 net-next covers' case: two campaigns each restating the 3.17 history."""
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("a", "b"):
+                (Path(tmp) / name).mkdir()
+                (Path(tmp) / name / "CAMPAIGN").write_text(
+                    f"Subject: {name}\nKind: cleanup\nLinux 3.17 made the scalar s64 nanosecond ktime_t "
+                    f"universal, so {name} goes.\n")
+            with mock.patch.object(covers, "COCCI_DIR", Path(tmp)):
+                infos = [covers.campaign_info("a"), covers.campaign_info("b")]
+                with self.assertRaisesRegex(Y2038Error, "both say .*Background:"):
+                    covers.said_once(infos)
+
+    def test_a_missing_background_is_an_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "a").mkdir()
+            (Path(tmp) / "a" / "CAMPAIGN").write_text("Subject: a\nBackground: nowhere\nText.\n")
+            with mock.patch.object(covers, "COCCI_DIR", Path(tmp)):
+                with self.assertRaisesRegex(Y2038Error, "Background: nowhere"):
+                    covers.campaign_info("a")
+
+
+class Addressees(unittest.TestCase):
+    def test_a_person_is_named_once_across_to_and_cc(self):
+        # 6.1's net-next posting: Michael Chan under BNXT_EN and under TG3, with two addresses
+        lines = ("Michael Chan <michael.chan@broadcom.com> (maintainer:BROADCOM BNXT_EN 50 GIGABIT ETHERNET DRIVER)",
+                 "netdev@vger.kernel.org (open list:NETWORKING DRIVERS)",
+                 "Jane Doe <jane@example.org> (reviewer:A DRIVER)",
+                 "Michael Chan <mchan@broadcom.com> (maintainer:BROADCOM TG3 GIGABIT ETHERNET DRIVER)",
+                 "jane doe <jane.doe@example.com> (maintainer:ANOTHER DRIVER)",
+                 "netdev@vger.kernel.org (open list:NETWORKING [GENERAL])",
+                 '"David S. Miller" <davem@davemloft.net> (maintainer:NETWORKING DRIVERS)')
+        to, cc = series.split_recipients(maintainers.recipient(l) for l in lines)
+        self.assertEqual(to, ["Michael Chan <michael.chan@broadcom.com>", "jane doe <jane.doe@example.com>",
+                              '"David S. Miller" <davem@davemloft.net>'])
+        self.assertEqual(cc, ["netdev@vger.kernel.org"])
+
+
+def patch(name: str, files: list) -> Patch:
+    return Patch(name=name, campaign="ktime-direct", subsystem="S", tree=NET_NEXT, files=files, rules=[], sites=1,
+                 rewrites=1, prefix="p", recipients=[], commit="0" * 40, site_lines={},
+                 checkpatch={"errors": [], "warnings": []})
+
+
+def booted(compiled) -> BootResult:
+    return BootResult(verdict="pass", tests=[{"name": "init.x", "result": "pass"}], problems=[], seconds=1.0,
+                      build_seconds=1.0, compiled=compiled)
+
+
+class BootClaim(unittest.TestCase):
+    FILES = ["drivers/net/ethernet/cadence/macb_ptp.c", "kernel/time/timer_list.c"]
+
+    def results(self, boots) -> SeriesResults:
+        patches = [patch("t/0001-a.patch", [self.FILES[0]]), patch("t/0002-b.patch", [self.FILES[1]])]
+        posting = Posting(dir="t", tree=NET_NEXT, prefix="p", part=1, of=1, route=[], to=[], cc=[],
+                          patches=[p.name for p in patches])
+        return SeriesResults(version="6.1.192", baseline="0" * 40, draft=True, source="s", campaigns=["ktime-direct"],
+                             postings=[posting], patches=patches, boot=boots)
+
+    def test_a_posting_none_of_whose_files_was_built_in(self):
+        results = self.results({"x86_64": booted({"built_in": ["fs/other.c"], "module": []}),
+                                "arm": booted({"built_in": [], "module": [self.FILES[0]]})})
+        text = flat(covers.boot_section(results, results.patches[:1]))
+        self.assertIn("None of this posting's 1 file is built into the boot kernels (some are built as modules, "
+                      "never loaded): these boots did not run its changes and say nothing about them.", text)
+
+    def test_the_files_each_boot_kernel_had_built_in(self):
+        results = self.results({"x86_64": booted({"built_in": self.FILES[1:], "module": []}),
+                                "arm": booted({"built_in": self.FILES[1:], "module": []})})
+        text = flat(covers.boot_section(results, results.patches))
+        self.assertIn("Built into the arm and x86_64 boot kernels: kernel/time/timer_list.c.", text)
+        self.assertIn("The other 1 file is built into no boot kernel.", text)
+        self.assertNotIn("say nothing", text)
+
+    def test_an_older_boot_record_claims_nothing_about_the_files(self):
+        results = self.results({"x86_64": booted(None)})
+        self.assertIn("not recorded", covers.boot_section(results, results.patches))
+
+    @unittest.skipUnless(shutil.which("ar"), "binutils' ar")
+    def test_the_boot_build_records_what_it_linked_in(self):
+        """A planted build dir: one object in the thin vmlinux.a (as kbuild
+        makes it, absolute member paths), one built but not linked in, one
+        not built."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            for obj in ("kernel/time/timer_list.o", "drivers/input/input.o"):
+                (out / obj).parent.mkdir(parents=True, exist_ok=True)
+                (out / obj).write_bytes(b"")
+            subprocess.run(["ar", "cDPrST", str(out / "vmlinux.a"), str(out / "kernel/time/timer_list.o")],
+                           check=True)
+            found = boot.changed_files_built(out, ["kernel/time/timer_list.c", "drivers/input/input.c",
+                                                   "drivers/net/ethernet/cadence/macb_ptp.c", "include/linux/x.h"])
+        self.assertEqual(found, {"built_in": ["kernel/time/timer_list.c"], "module": ["drivers/input/input.c"]})
+
+
+if __name__ == "__main__":
+    unittest.main()
