@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """How the kernel's maintainers want patches posted: the subject prefix of
-a changed file, how a posting to a tree is marked and sized, and what a
-cover letter must say about it.
+a changed file, how a posting to a tree is marked and sized, what a cover
+letter must say about it, and whether the tree takes standalone clean-ups
+at all (CLEANUP_POLICIES, with the profile that says so).
 
 Sources, in this order: Documentation/process/maintainer-netdev.rst
 (`[PATCH net-next]`, at most 15 patches a posting), maintainer-tip.rst
