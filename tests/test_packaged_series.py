@@ -154,7 +154,7 @@ class PackagedSeries(MixinBase):
             msg = email.message_from_string(path.read_text())
             return msg.get_all("To", []) + msg.get_all("Cc", [])
         for posting in results["postings"][:10]:
-            union: list = []
+            union = []
             for name in posting["patches"]:
                 proc = subprocess.run(["perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
                                        "--no-keywords", "--no-rolestats", str(committed / name)],
