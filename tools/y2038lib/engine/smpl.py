@@ -126,7 +126,7 @@ def probed_names(rules: List[SubRule]) -> List[str]:
     """The names of the rules to probe: every rule that transforms code in
     patch mode, when all of them are named and annotated; else none (the
     rule's messages fall back to its whole rationale)."""
-    changing = [r for r in rules if r.transforms and not r.reporting]
+    changing = transforming(rules)
     if not changing or any(r.name is None or r.shape is None for r in changing):
         return []
     return [r.name for r in changing]
@@ -143,24 +143,30 @@ def fired_in(log: str) -> List[str]:
     return sorted(set(re.findall(rf"^{re.escape(PROBE_MARKER)} (\w+)$", log, re.M)))
 
 
-def needed(rules: List[SubRule], names) -> List[SubRule]:
-    """The rules named and every rule they inherit from or depend on,
-    reporting rules aside, in file order."""
+def transforming(rules: List[SubRule], names=None) -> List[SubRule]:
+    """The rules that transform code in patch mode; names: only those named."""
+    return [r for r in rules if r.transforms and not r.reporting and (names is None or r.name in names)]
+
+
+def needed(rules: List[SubRule], wanted: List[SubRule]) -> List[SubRule]:
+    """wanted and every rule they inherit from or depend on, reporting
+    rules aside, in file order."""
     by_name = {r.name: r for r in rules if r.name and not r.reporting}
-    todo, keep = [n for n in names if n in by_name], set()
+    keep = {id(r) for r in wanted}
+    todo = [name for r in wanted for name in r.references(by_name)]
     while todo:
-        name = todo.pop()
-        if name not in keep:
-            keep.add(name)
-            todo += sorted(by_name[name].references(by_name))
-    return [r for r in rules if r.name in keep]
+        rule = by_name[todo.pop()]
+        if id(rule) not in keep:
+            keep.add(id(rule))
+            todo += rule.references(by_name)
+    return [r for r in rules if id(r) in keep]
 
 
-def semantic_patch(rules: List[SubRule], names) -> str:
-    """The semantic patch of the named rules as a commit message shows it:
+def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
+    """The semantic patch of the rules wanted as a commit message shows it:
     with the rules they need, without the virtual modes, comments, or
     position metavariables no shown rule constrains or inherits."""
-    shown = needed(rules, names)
+    shown = needed(rules, wanted)
     inherited = {m for r in shown for m in re.findall(r"\b(\w+\.\w+)", " ".join(r.metavars))}
     parts = []
     for rule in shown:
