@@ -129,7 +129,7 @@ def probed_names(rules: List[SubRule]) -> List[str]:
     changing = transforming(rules)
     if not changing or any(r.name is None or r.shape is None for r in changing):
         return []
-    return [r.name for r in changing]
+    return [r.name for r in changing if r.name]
 
 
 def probes(names: List[str]) -> str:
@@ -196,7 +196,7 @@ def trimmed_positions(line: str, rule_name, inherited: set, dropped: Dict[str, b
         return line
     kept = []
     for item in (i.strip() for i in re.split(r",(?![^{]*\})", m.group(2))):
-        name = re.match(r"\w+", item).group(0)
+        name = re.split(r"\W", item, maxsplit=1)[0]
         if item == name and f"{rule_name}.{name}" not in inherited:
             dropped[name] = True
         else:

@@ -80,7 +80,7 @@ def commit_message(group: dict, signoff) -> str:
 class Paragraphs:
     """A message body: each paragraph wrapped, and given once."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.seen: List[str] = []
 
     def add(self, text: str) -> None:
