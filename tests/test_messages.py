@@ -39,6 +39,7 @@ virtual report
 
 ANNOTATED = HEADER + """
 @old@
+typedef first_old_type_t, second_old_type_t, third_old_type_t, fourth_old_type_t;
 identifier f;
 position p;
 @@
@@ -197,6 +198,7 @@ class Message(Base):
         message = self.message(["one", "two"], before=BOTH)
         shown = self.smpl_of(message)
         self.assertIn("@old@", shown)  # two needs it: position q != old.p
+        self.assertLessEqual(max(map(len, shown.splitlines())), 75, "a declaration is not wrapped")
         path = self.scratch / "shown.cocci"
         path.write_text(shown)
         self.assertEqual(spatch_plain(SimpleNamespace(path=path, options=self.rule.options), BOTH, mode=()),

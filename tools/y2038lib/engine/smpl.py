@@ -176,8 +176,23 @@ def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
         body = [line for line in rule.body if not line.lstrip().startswith("//")]
         for position in dropped:
             body = [re.sub(rf"@{position}\b", "", line) for line in body]
+        metavars = [wrapped for line in metavars for wrapped in wrap_declaration(line)]
         parts.append("\n".join([rule_header(rule), *metavars, "@@", *body]))
     return "\n\n".join(parts)
+
+
+def wrap_declaration(line: str, width: int = 75) -> List[str]:
+    """A metavariable declaration longer than width (checkpatch's limit for
+    a commit message line) broken after its commas: SmPL reads a
+    declaration up to its ';'."""
+    if len(line) <= width:
+        return [line]
+    lines = [""]
+    for piece in re.split(r"(?<=,) ", line):
+        if lines[-1] and len(lines[-1]) + 1 + len(piece) > width:
+            lines.append("  ")
+        lines[-1] += (" " if lines[-1].strip() else "") + piece
+    return lines
 
 
 def rule_header(rule: SubRule) -> str:
