@@ -220,6 +220,7 @@ class Message(Base):
         message = messages.commit_message(group, None)
         body = message.split("\n\n")[1:]
         self.assertEqual(len(body), len(set(body)), message)
+        self.assertNotIn("\n\n\n", message)  # the planted campaign has no text: no empty paragraph
 
     def test_an_unannotated_rule_tells_its_whole_rationale_and_smpl(self):
         self.rule = plant(self.scratch, UNANNOTATED, "plain")

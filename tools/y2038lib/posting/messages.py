@@ -47,7 +47,7 @@ def commit_message(group: dict, signoff) -> str:
     summary = group["rules"][0]["subject"] if len(parsed) == 1 else campaign["subject"]
     summary = filled_subject(summary, diffs, lambda s: len(posting_rules.subject(prefix, s, tree)))
     body = Paragraphs()
-    body.add(paragraphs(parsed[0].rationale)[0] if len(parsed) == 1 else campaign["text"])
+    body.add(paragraphs(parsed[0].rationale)[0] if len(parsed) == 1 else campaign["text"])  # a rationale is never empty (parse_rule)
     # a fix says first what breaks where, then what the rewrite does
     for fact in group.get("facts", []):
         body.add(fact)
@@ -93,7 +93,7 @@ class Paragraphs:
 
 
 def paragraphs(text: str) -> List[str]:
-    return [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()] or [""]
+    return [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
 
 
 def told_rewrites(rule, fired):
