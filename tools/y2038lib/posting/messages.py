@@ -47,7 +47,8 @@ def commit_message(group: dict, signoff) -> str:
     summary = group["rules"][0]["subject"] if len(parsed) == 1 else campaign["subject"]
     summary = filled_subject(summary, diffs, lambda s: len(posting_rules.subject(prefix, s, tree)))
     body = Paragraphs()
-    body.add(paragraphs(parsed[0].rationale)[0] if len(parsed) == 1 else campaign["text"])  # a rationale is never empty (parse_rule)
+    # background: a rule's rationale is never empty (parse_rule), a campaign's text may be
+    body.add(paragraphs(parsed[0].rationale)[0] if len(parsed) == 1 else campaign["text"])
     # a fix says first what breaks where, then what the rewrite does
     for fact in group.get("facts", []):
         body.add(fact)
