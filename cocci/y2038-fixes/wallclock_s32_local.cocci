@@ -115,6 +115,12 @@ f(...) {
 ...+>
 }
 
+// Rewrite: a 32-bit local of wall-clock seconds -> time64_t
+//  The local that holds ktime_get_real_seconds() and is compared with a
+//  time64_t is declared time64_t instead of a signed 32-bit type.  From
+//  2038-01-19 03:14:08 UTC the 32-bit value is negative and the comparison
+//  says a date already past is still to come; a time64_t holds the value
+//  the clock returned, and the comparison is right on every architecture.
 @fix depends on patch && reads_clock && compared && !other_use@
 identifier wall.f, wall.now;
 type wall.T;

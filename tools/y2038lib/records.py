@@ -128,6 +128,9 @@ class RuleMatches(Record):
     left: Dict[str, List[str]]  # per file, "file:line: why" of what it leaves to convert by hand
     removed: Dict[str, List[str]]  # per file, the lines it changed (stripped)
     listed: Optional[Dict[str, List[str]]] = None  # per file, the names a listing rule converted
+    # per file, the named sub-rules that changed it (engine/smpl.py), for a rule
+    # whose transforming sub-rules all carry a "// Rewrite:" annotation
+    fired: Optional[Dict[str, List[str]]] = None
 
 
 @dataclass

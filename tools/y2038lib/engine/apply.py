@@ -346,6 +346,9 @@ def record_results(applier, rule, rec: RuleMatches, results: dict) -> list:
                 rec.listed = rec.listed or {}
                 rec.listed[relpath] = sorted(set(rec.listed.get(relpath, []))
                                              | set(rule.listed_names(result["input"], result["output"])))
+            if "fired" in result:
+                rec.fired = rec.fired or {}
+                rec.fired[relpath] = sorted(set(rec.fired.get(relpath, [])) | set(result["fired"]))
             rec.files[relpath] = rec.files.get(relpath, 0) + len(removed)
             rec.sites += len(removed)
             applier.current[relpath] = result["output"]

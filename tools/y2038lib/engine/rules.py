@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import kconfig, text_rules
+from . import kconfig, smpl, text_rules
 from ..common import COCCI_DIR, Y2038Error, dependency_key, run
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
@@ -63,6 +63,18 @@ class Rule:
         carries them out: a cached result is only as current as both."""
         editor = EDITORS.get(self.kind)
         return dependency_key(self.text, code=[editor] if editor else [])
+
+    @functools.cached_property
+    def sub_rules(self):
+        """A .cocci rule's SmPL rules (smpl.py), [] for the other kinds."""
+        return smpl.parse(self.text) if self.kind == "cocci" else []
+
+    @property
+    def probed(self):
+        """The names of the sub-rules whose firing apply records per file:
+        all of its transforming rules when each is named and carries a
+        '// Rewrite:' annotation, else none (its whole rationale is told)."""
+        return smpl.probed_names(self.sub_rules)
 
     @property
     def options(self):

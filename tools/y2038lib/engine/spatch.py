@@ -4,14 +4,17 @@ unifdef, or the Kconfig and text editors, each in a scratch directory so
 the tree is never written; and the cache of their results.  A cached result
 is keyed by what it depends on: spatch's version, the rule, its options,
 the file's path and content, and this module's code (the parsing of
-spatch's output here) with what it imports (kconfig, text_rules)."""
+spatch's output here) with what it imports (kconfig, text_rules, smpl: the
+probes that tell which sub-rules fired, appended to the rule as it runs).
+A changed file's result has "fired": the probed sub-rules that matched in
+it (smpl.py), when the rule has probes."""
 import json
 import re
 import tempfile
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from . import kconfig, text_rules
+from . import kconfig, smpl, text_rules
 from ..common import TimeoutExpired, Y2038Error, code_key, dependency_key, run, write_atomic
 
 def spatch_version() -> str:
@@ -75,7 +78,7 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> di
         src.parent.mkdir(parents=True)
         src.write_bytes(content)
         out = Path(scratch) / "out"
-        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+        cmd = ["spatch", "--sp-file", sp_file(rule, Path(scratch)), "-D", "patch", "--parse-error-msg",
                "--timeout", str(timeout), *rule.options, *extra, relpath, "-o", str(out)]
         try:
             proc = run(cmd, cwd=Path(scratch) / "in", check=False, binary=True, merge_output=True,
@@ -92,10 +95,28 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> di
             return {"status": "failed", "detail": " | ".join(lines[-3:])}
         unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", log, re.M))
         output = out.read_bytes() if out.exists() else content
-        result = {"status": "changed" if output != content else "unchanged", "unparsed_lines": unparsed}
-        if output != content:
-            result["output"] = output
-        return result
+        return changed_result(rule, content, output, unparsed, log)
+
+
+def sp_file(rule, scratch: Path) -> str:
+    """The semantic patch spatch runs: the rule itself, or a copy in scratch
+    with the probes of its annotated sub-rules appended."""
+    if not rule.probed:
+        return str(rule.path)
+    probed = scratch / rule.path.name
+    probed.write_text(rule.text + smpl.probes(rule.probed))
+    return str(probed)
+
+
+def changed_result(rule, content: bytes, output: bytes, unparsed: int, log: str) -> dict:
+    """A finished spatch run's result for one file; log: that file's part of
+    spatch's output, where the probes printed the sub-rules that fired."""
+    if output == content:
+        return {"status": "unchanged", "unparsed_lines": unparsed}
+    result = {"status": "changed", "unparsed_lines": unparsed, "output": output}
+    if rule.probed:
+        result["fired"] = smpl.fired_in(log)
+    return result
 
 
 def unifdef_arguments(rule):
@@ -144,7 +165,7 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
             (root / relpath).write_bytes(content)
         groups = Path(scratch) / "groups"
         groups.write_text("\n\n".join(inputs) + "\n")
-        cmd = ["spatch", "--sp-file", str(rule.path), "-D", "patch", "--parse-error-msg",
+        cmd = ["spatch", "--sp-file", sp_file(rule, Path(scratch)), "-D", "patch", "--parse-error-msg",
                "--timeout", str(timeout), *rule.options, "--file-groups", str(groups), "--out-place"]
         try:
             log = run(cmd, cwd=root, check=False, binary=True, merge_output=True,
@@ -163,10 +184,8 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
                 continue
             unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", chunk, re.M))
             out = root / f"{relpath}.cocci_res"
-            if out.exists() and out.read_bytes() != inputs[relpath]:
-                results[relpath] = {"status": "changed", "unparsed_lines": unparsed, "output": out.read_bytes()}
-            else:
-                results[relpath] = {"status": "unchanged", "unparsed_lines": unparsed}
+            output = out.read_bytes() if out.exists() else inputs[relpath]
+            results[relpath] = changed_result(rule, inputs[relpath], output, unparsed, chunk)
     for relpath in inputs.keys() - results.keys():
         results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout)
     return results

@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The SmPL rules of a .cocci file: which of them transform code, the
+`// Rewrite:` annotation each carries (docs/rules.md, the sub-rule
+convention), the probes that tell which of them fired in a file, and the
+semantic patch of the ones that fired as a commit message shows it.
+
+A transforming rule is named and directly preceded by
+
+    // Rewrite: <shape>
+    //  <sentences for the commit message>
+
+Its probe is an `@script:python depends on <name>@` rule appended to the
+file: spatch runs it once per file in which <name> matched, and it prints
+PROBE_MARKER and the name right after spatch's "HANDLING: <file>" line.
+"""
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+PROBE_MARKER = "Y2038-FIRED:"
+MODES = {"patch", "context", "org", "report"}  # the virtual rules of the kernel's .cocci files
+HEADER = re.compile(r"^@(?!@)[^@]*@\s*$|^@@\s*$")
+POSITION_DECL = re.compile(r"^(\s*)position\s+(.*?);\s*$")
+
+
+@dataclass
+class SubRule:
+    """One SmPL rule (or script rule) of a .cocci file."""
+    header: str  # the @...@ line
+    kind: str  # "smpl" or the script kind ("script:python", "initialize:python", ...)
+    name: Optional[str]
+    depends: str  # the expression after "depends on", or ""
+    metavars: List[str] = field(default_factory=list)
+    body: List[str] = field(default_factory=list)
+    shape: Optional[str] = None  # its "// Rewrite:" shape
+    sentences: str = ""  # the lines after it, joined
+
+    @property
+    def transforms(self) -> bool:
+        return self.kind == "smpl" and any(l.startswith(("-", "+")) for l in self.body)
+
+    @property
+    def reporting(self) -> bool:
+        """A script rule, or one that only the context, org or report modes run."""
+        words = set(re.findall(r"\w+", self.depends))
+        return self.kind != "smpl" or (bool(words & (MODES - {"patch"})) and "patch" not in words)
+
+    def references(self, names) -> set:
+        """The rules among names this one inherits from or depends on."""
+        used = set(re.findall(r"\w+", self.depends))
+        used |= set(re.findall(r"\b(\w+)\.\w+", " ".join(self.metavars)))
+        return used & set(names)
+
+
+def parse_header(line: str):
+    """(kind, name, depends) of a rule's @...@ line."""
+    inner = line.strip()[1:-1].strip()
+    kind = "smpl"
+    if (m := re.match(r"(script|initialize|finalize):(\w+)\s*", inner)):
+        kind, inner = m.group(0).strip(), inner[m.end():]
+    name = None
+    if inner and not inner.startswith("depends"):
+        name, _, inner = inner.partition(" ")
+        inner = inner.strip()
+    depends = re.match(r"depends\s+on\s+(.*)", inner, re.S)
+    return kind, name, depends.group(1).strip() if depends else ""
+
+
+def parse(text: str) -> List[SubRule]:
+    """The rules of a .cocci file in order, each with its annotation."""
+    rules: List[SubRule] = []
+    lines = text.splitlines()
+    n = 0
+    while n < len(lines):
+        if not HEADER.match(lines[n]):
+            n += 1
+            continue
+        comment = preceding_comment(lines, n)
+        if rules:  # that comment closed the rule before
+            del rules[-1].body[len(rules[-1].body) - len(comment):]
+        kind, name, depends = parse_header(lines[n])
+        rule = SubRule(header=lines[n], kind=kind, name=name, depends=depends)
+        n += 1
+        while n < len(lines) and lines[n].strip() != "@@":
+            rule.metavars.append(lines[n])
+            n += 1
+        n += 1
+        while n < len(lines) and not HEADER.match(lines[n]):
+            rule.body.append(lines[n])
+            n += 1
+        rule.shape, rule.sentences = annotation(comment)
+        rules.append(rule)
+    for rule in rules:
+        while rule.body and not rule.body[-1].strip():
+            rule.body.pop()
+    return rules
+
+
+def preceding_comment(lines: List[str], n: int) -> List[str]:
+    """The '//' lines right above line n (none if a blank line is between),
+    with the blank lines between them and the rule before."""
+    start = n
+    while start > 0 and lines[start - 1].startswith("//"):
+        start -= 1
+    if start == n:
+        return []
+    while start > 0 and not lines[start - 1].strip():
+        start -= 1
+    return lines[start:n]
+
+
+def annotation(comment: List[str]):
+    """(shape, sentences) of a '// Rewrite:' block, or (None, "")."""
+    for k, line in enumerate(comment):
+        if (m := re.match(r"//\s*Rewrite:\s*(.*)", line)):
+            sentences = []
+            for more in comment[k + 1:]:
+                if not more.startswith("//  "):
+                    break
+                sentences.append(more[2:].strip())
+            return m.group(1).strip(), " ".join(sentences)
+    return None, ""
+
+
+def probed_names(rules: List[SubRule]) -> List[str]:
+    """The names of the rules to probe: every rule that transforms code in
+    patch mode, when all of them are named and annotated; else none (the
+    rule's messages fall back to its whole rationale)."""
+    changing = transforming(rules)
+    if not changing or any(r.name is None or r.shape is None for r in changing):
+        return []
+    return [r.name for r in changing if r.name]
+
+
+def probes(names: List[str]) -> str:
+    """The script rules appended to a .cocci to print which rules fired."""
+    return "".join(f'\n@script:python depends on {name}@\n@@\nprint("{PROBE_MARKER} {name}", flush=True)\n'
+                   for name in names)
+
+
+def fired_in(log: str) -> List[str]:
+    """The rule names the probes printed in (one file's part of) spatch's log."""
+    return sorted(set(re.findall(rf"^{re.escape(PROBE_MARKER)} (\w+)$", log, re.M)))
+
+
+def transforming(rules: List[SubRule], names=None) -> List[SubRule]:
+    """The rules that transform code in patch mode; names: only those named."""
+    return [r for r in rules if r.transforms and not r.reporting and (names is None or r.name in names)]
+
+
+def needed(rules: List[SubRule], wanted: List[SubRule]) -> List[SubRule]:
+    """wanted and every rule they inherit from or depend on, reporting
+    rules aside, in file order."""
+    by_name = {r.name: r for r in rules if r.name and not r.reporting}
+    keep = {id(r) for r in wanted}
+    todo = [name for r in wanted for name in r.references(by_name)]
+    while todo:
+        rule = by_name[todo.pop()]
+        if id(rule) not in keep:
+            keep.add(id(rule))
+            todo += rule.references(by_name)
+    return [r for r in rules if id(r) in keep]
+
+
+def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
+    """The semantic patch of the rules wanted as a commit message shows it:
+    with the rules they need, without the virtual modes, comments, or
+    position metavariables no shown rule constrains or inherits."""
+    shown = needed(rules, wanted)
+    inherited = {m for r in shown for m in re.findall(r"\b(\w+\.\w+)", " ".join(r.metavars))}
+    parts = []
+    for rule in shown:
+        dropped: Dict[str, bool] = {}
+        metavars = [kept for line in rule.metavars
+                    if (kept := trimmed_positions(line, rule.name, inherited, dropped)) is not None]
+        body = [line for line in rule.body if not line.lstrip().startswith("//")]
+        for position in dropped:
+            body = [re.sub(rf"@{position}\b", "", line) for line in body]
+        metavars = [wrapped for line in metavars for wrapped in wrap_declaration(line)]
+        parts.append("\n".join([rule_header(rule), *metavars, "@@", *body]))
+    return "\n\n".join(parts)
+
+
+def wrap_declaration(line: str, width: int = 75) -> List[str]:
+    """A metavariable declaration longer than width (checkpatch's limit for
+    a commit message line) broken after its commas: SmPL reads a
+    declaration up to its ';'."""
+    if len(line) <= width:
+        return [line]
+    lines = [""]
+    for piece in re.split(r"(?<=,) ", line):
+        if lines[-1] and len(lines[-1]) + 1 + len(piece) > width:
+            lines.append("  ")
+        lines[-1] += (" " if lines[-1].strip() else "") + piece
+    return lines
+
+
+def rule_header(rule: SubRule) -> str:
+    """The @...@ line without the patch mode in its dependency."""
+    depends = re.sub(r"^\s*patch\s*(&&\s*)?|\s*&&\s*patch\b", "", rule.depends).strip()
+    words = [rule.name or ""] + ([f"depends on {depends}"] if depends else [])
+    return "@" + " ".join(w for w in words if w) + "@"
+
+
+def trimmed_positions(line: str, rule_name, inherited: set, dropped: Dict[str, bool]) -> Optional[str]:
+    """A metavariable line of rule_name without the unconstrained positions
+    no other shown rule inherits ("rule.position" in inherited; each one
+    left out recorded in dropped); None when nothing is left of it."""
+    m = POSITION_DECL.match(line)
+    if not m:
+        return line
+    kept = []
+    for item in (i.strip() for i in re.split(r",(?![^{]*\})", m.group(2))):
+        name = re.split(r"\W", item, maxsplit=1)[0]
+        if item == name and f"{rule_name}.{name}" not in inherited:
+            dropped[name] = True
+        else:
+            kept.append(item)
+    return f"{m.group(1)}position {', '.join(kept)};" if kept else None
