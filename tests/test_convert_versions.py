@@ -391,3 +391,101 @@ class UnbalancedByRules(unittest.TestCase):
             self.assertTrue(conv.report["problems"][0].startswith("k.h: left as it was:"))
             self.assertIn("#endif without #if", conv.report["problems"][0])
             self.assertIn("[cocci/c/r.cocci]", conv.report["problems"][0])
+
+
+class EachStepIsolated(unittest.TestCase):
+    """Never a traceback: each kind of per-file failure (a spatch error, a
+    rule's Python exception, a result whose #if/#endif no longer pair, the
+    version filter's, the whole-driver pass's and the compile-free check's
+    exceptions) is a problem line naming the file and the rule or step; the
+    file keeps its last good content, the others are converted, exit 3.
+    The failures without a cheap real cause are planted by monkeypatching."""
+
+    FLIP = ("/// {what}\n// Confidence: High\n// Scope: all\n// Introduced: 2.6.16 {new}\n// Removed: -\n"
+            "// Sites: independent\n// Subject: {what}\n// Options: --no-includes\n\nvirtual patch\n\n{body}")
+
+    def planted_rules(self, root: Path) -> Path:
+        cocci = root / "cocci"
+        (cocci / "legacy-time-api").mkdir(parents=True)  # the whole-driver pass runs before it
+        (cocci / "legacy-time-api" / "flip.cocci").write_text(self.FLIP.format(
+            what="flip", new="flip_b", body="@@\n@@\n- flip_a(\n+ flip_b(\n  ...)\n"))
+        # one disjunction rewriting a literal and, inside it, a member: spatch's "already tagged token"
+        (cocci / "legacy-time-api" / "twice.cocci").write_text(self.FLIP.format(
+            what="twice", new="twice_b", body="@@\ntypedef kt;\nexpression E, x;\n@@\n(\n- (kt){ .ns = E }\n+ E\n|\n"
+                 "- x.ns\n+ x\n)\n"))
+        shutil.copytree(REPO / "cocci" / "ktime-scalar", cocci / "ktime-scalar")
+        return cocci
+
+    def test_every_failure_kind_is_a_problem_of_its_file(self):
+        from unittest import mock
+        from y2038lib import cli
+        from y2038lib.engine import apply
+        from y2038lib.outoftree import driver_types
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-isolated-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        cocci = self.planted_rules(tmp)
+        flip = "void {name}(void)\n{{\n\tflip_a(1);\n}}\n"
+        names = ("good", "endif", "filter", "check", "whole")
+        src = write(tmp / "src", {**{f"{n}.c": flip.format(name=n) for n in names},
+                                  "tagged.c": "kt t(kt a)\n{\n\treturn (kt){ .ns = a.ns };\n}\n",
+                                  "raises.c": "#ifdef CONFIG_KTIME_SCALAR\nint r;\n#endif\n"})
+        real = {"batch": apply.run_spatch_batch, "text": apply.run_text_rule, "campaigns": rules.campaigns,
+                "filter": api_availability.SiteFilter.__call__, "uses": api_availability.unavailable_uses,
+                "driver": driver_types.convert}
+
+        def batch(rule, inputs, timeout):  # a rule that unpairs the conditionals of endif.c
+            results = real["batch"](rule, inputs, timeout)
+            if "endif.c" in results and results["endif.c"]["status"] == "changed":
+                results["endif.c"]["output"] += b"#endif\n"
+            return results
+
+        def text_rule(rule, relpath, content):
+            if relpath == "raises.c":
+                raise RuntimeError("planted in a text rule")
+            return real["text"](rule, relpath, content)
+
+        def site_filter(self_, rule, relpath, before, after):
+            if relpath == "filter.c":
+                raise KeyError("planted in the version filter")
+            return real["filter"](self_, rule, relpath, before, after)
+
+        def uses(original, converted, *args):
+            if "void check(" in converted:
+                raise ValueError("planted in the compile-free check")
+            return real["uses"](original, converted, *args)
+
+        def driver(texts, allowed):
+            if "whole.c" in texts:
+                raise IndexError("planted in the whole-driver pass")
+            return real["driver"](texts, allowed)
+
+        with mock.patch.object(apply, "run_spatch_batch", batch), \
+                mock.patch.object(apply, "run_text_rule", text_rule), \
+                mock.patch.object(rules, "campaigns", lambda selected=None: real["campaigns"](selected, cocci)), \
+                mock.patch.object(api_availability.SiteFilter, "__call__", site_filter), \
+                mock.patch.object(api_availability, "unavailable_uses", uses), \
+                mock.patch.object(driver_types, "convert", driver), \
+                mock.patch.dict("os.environ", {"Y2038_SPATCH_CACHE": str(tmp / "cache")}):
+            code = cli.main(["convert", str(src), "--out", str(tmp / "out"), "--jobs", "1"])
+        self.assertEqual(code, 3)
+        problems = json.loads((tmp / "out" / "y2038-convert.json").read_text())["problems"]
+        expected = {
+            "tagged.c": "not converted by this rule: spatch: Failure(\"rule starting on line",
+            "raises.c": "not converted by this rule: exception: RuntimeError: planted in a text rule",
+            "endif.c": "not converted by this rule: conditionals: its result no longer pairs #if/#endif",
+            "filter.c": "not converted by this rule: version filter: KeyError: 'planted in the version filter'",
+            "check.c": "not checked: exception: ValueError: planted in the compile-free check",
+            "whole.c": "left out of the whole-driver pass: exception: IndexError: planted in the whole-driver pass"}
+        self.assertTrue(any("already tagged token" in p for p in problems if p.startswith("tagged.c")), problems)
+        for relpath, what in expected.items():
+            self.assertTrue(any(p.startswith(f"{relpath}: {what}") for p in problems), (relpath, problems))
+        rules_of = {"tagged.c": "twice.cocci", "raises.c": "ktime_scalar_ifdefs.unifdef", "endif.c": "flip.cocci",
+                    "filter.c": "flip.cocci", "check.c": "compile-free check", "whole.c": "whole-driver"}
+        for relpath, rule in rules_of.items():
+            self.assertTrue(any(p.startswith(f"{relpath}: ") and p.endswith(f"{rule}]") for p in problems),
+                            (relpath, problems))
+        out = tmp / "out"
+        for unchanged in ("tagged.c", "raises.c", "endif.c", "filter.c"):  # the last good content: the original
+            self.assertEqual((out / unchanged).read_text(), (src / unchanged).read_text(), unchanged)
+        for converted in ("good.c", "check.c", "whole.c"):  # flip.cocci still ran on them
+            self.assertIn("flip_b(1);", (out / converted).read_text(), converted)

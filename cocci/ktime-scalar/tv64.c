@@ -13,8 +13,13 @@ static enum hrtimer_restart legacy_timer_fn(struct hrtimer *timer)
 	dev->limit = (ktime_t) { .tv64 = KTIME_MAX };
 	*last = zero;
 	last->tv64++;
+	dev->span = (ktime_t){ .tv64 = now.tv64 - last->tv64 };
 	return HRTIMER_RESTART;
 }
+
+/* Must change once, not twice: a literal built from other values' .tv64. */
+#define legacy_ktime_sub(lhs, rhs) \
+		({ (ktime_t){ .tv64 = (lhs).tv64 - (rhs).tv64 }; })
 
 /* Must NOT change: tv64 members of other known types. */
 struct kvmppc_exit_timing {

@@ -52,6 +52,9 @@ position p;
  ep->tv64@p
 )
 
+// Rewrite: ktime_t kt = { .tv64 = x } -> ktime_t kt = x
+//  The initialiser of the union's only member is the nanosecond count the
+//  scalar ktime_t holds (Linux 4.10).
 @scalar_init depends on patch@
 typedef ktime_t;
 expression E;
@@ -62,15 +65,16 @@ identifier kt;
 + E
  ;
 
+// Rewrite: kt.tv64 -> kt, kt_ptr->tv64 -> *kt_ptr
+//  A ktime_t is the s64 nanosecond count itself since Linux 4.10 (a union
+//  whose only member, tv64, held that count since 3.17): reading or writing
+//  the member is reading or writing the value.
 @scalar depends on patch@
 typedef ktime_t;
-expression e, E;
+expression e;
 position p != other_type.p;
 @@
 (
-- (ktime_t){ .tv64 = E }
-+ E
-|
 - e.tv64@p
 + e
 |
@@ -83,6 +87,18 @@ position p != other_type.p;
 - e->tv64@p
 + *e
 )
+
+// Rewrite: (ktime_t){ .tv64 = x } -> x
+//  A compound literal whose only member is the nanosecond count is that
+//  count.  It runs after the member rewrite, so a literal built from
+//  other values' .tv64 ((ktime_t){ .tv64 = a.tv64 - b.tv64 }) is rewritten
+//  once, not twice in one pass (spatch refuses that).
+@scalar_literal depends on patch@
+typedef ktime_t;
+expression E;
+@@
+- (ktime_t){ .tv64 = E }
++ E
 
 @found depends on context || report || org@
 identifier member = tv64;

@@ -89,7 +89,8 @@ def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> di
         if proc.returncode != 0 and f"Skipping: {relpath}" in log:
             return {"status": "unchanged", "unparsed_lines": 0}  # spatch's own token check
         if proc.returncode != 0:
-            if "timeout" in log.lower():
+            # spatch says "exn while in timeout_function" of any failure
+            if "Common.Timeout" in log or "timeout (we abort)" in log:
                 return {"status": "timeout", "detail": f"spatch --timeout {timeout} expired"}
             lines = [l for l in log.splitlines() if l.strip() and not l.startswith(("init_defs", "HANDLING"))]
             return {"status": "failed", "detail": " | ".join(lines[-3:])}

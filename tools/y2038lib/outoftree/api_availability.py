@@ -109,8 +109,12 @@ def code_units(lines) -> list:
 def shim_definitions(text: str, names) -> dict:
     """{line: (name, last line)} where the code defines a kernel API itself
     (a compat shim: a function or macro of that name), with the line its
-    definition ends on."""
+    definition ends on.  A definition the code exports (EXPORT_SYMBOL*) is
+    the API's own implementation, the kernel's, not a stand-in for it: a
+    module exporting a name the kernel exports fails to load."""
     found: Dict[int, Tuple[str, int]] = {}
+    exported = set(re.findall(r"\bEXPORT_SYMBOL\w*\s*\(\s*(\w+)\s*\)", text))
+    names = set(names) - exported
     if not names:
         return found
     alternatives = "|".join(sorted(map(re.escape, names)))
@@ -153,7 +157,8 @@ class SiteFilter:
             versions = self._versions_of(before.decode(errors="replace"))
         units = code_units(old)
         shims = shim_definitions("\n".join(old), self.names)
-        shim_lines = {n: name for first, (name, last) in shims.items() for n in range(first, last + 1)}
+        shim_lines = {n: (name, first, last) for first, (name, last) in shims.items()
+                      for n in range(first, last + 1)}
         groups = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
                   if op[0] != "equal"]
         decisions = [self._judge(rh, versions, old, new, op, shim_lines) for op in groups]
@@ -187,7 +192,11 @@ class SiteFilter:
     def _judge(self, rh: RuleHistory, versions, old, new, op, shim_lines) -> Decision:
         tag, i1, i2, j1, j2 = op
         line = i1 + 1
-        inside = [shim_lines[n] for n in range(i1 + 1, max(i1, i2) + 1) if n in shim_lines]
+        # a deletion that takes whole definitions away (a dead #else branch
+        # unifdef drops) rewrites no shim into a call of itself
+        inside = [name for name, first, last in (shim_lines[n] for n in range(i1 + 1, max(i1, i2) + 1)
+                                                 if n in shim_lines)
+                  if tag != "delete" or not i1 < first <= last <= i2]
         if inside:
             return Decision(line, False, f"inside the code's own {inside[0]} (a compat shim): never rewritten",
                             True)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
 from . import api_availability, compat_fallbacks, driver_types, kernel_versions
+from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
 
@@ -125,15 +126,16 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     project = kernel_versions.Project(texts)
     kernel_range = supported_range(project, min_kernel, max_kernel)
     progress(f"kernels supported: {kernel_range.text()}")
-    applier = Applier(source, jobs, timeout, use_scope=False)
+    applier = IsolatingApplier(source, jobs, timeout, use_scope=False)
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
     applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report: Dict[str, Any] = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
                           "text": kernel_range.text()},
-              "problems": [], "compat": drop_compat_branches(applier, project, kernel_range, texts)
-              if min_kernel else {"branches_dropped": 0, "files": {}}}
+              "problems": [], "compat": {"branches_dropped": 0, "files": {}}}
+    if min_kernel:
+        report["compat"] = drop_compat_branches(applier, project, kernel_range, texts, report["problems"])
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
     run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
@@ -186,6 +188,7 @@ def run_campaigns(applier, campaign_rules, report: dict, whole_driver) -> None:
     for campaign, rules in campaign_rules:
         if campaign == WHOLE_DRIVER_BEFORE:
             report["whole_driver"] = whole_driver()
+            report["problems"] += report["whole_driver"].pop("problems")
         if any(r.patch_mode for r in rules):
             entry, _ = run_campaign(applier, campaign, rules)
             # convert commits nothing: its report's campaigns have no commit
@@ -298,8 +301,10 @@ def still_left(conv: Conversion, scratch: Path, jobs: int, timeout: int):
         for rec in entry["rules"]:
             for lines in rec["left"].values():
                 left.extend(f"{line} [{rec['path']}]" for line in lines)
+            tool = "spatch" if rec["path"].endswith(".cocci") else rec["path"].rsplit(".", 1)[-1]
             for relpath, detail in {**rec["timeouts"], **rec["failed"]}.items():
-                conv.report["problems"].append(f"{relpath}: not converted by this rule: spatch: {detail} "
+                step = "" if detail.startswith(STEPS) else f"{tool}: "
+                conv.report["problems"].append(f"{relpath}: not converted by this rule: {step}{detail} "
                                                f"[{rec['path']}]")
     return left, hazards
 
@@ -321,12 +326,19 @@ def version_check(conv: Conversion, changed: dict) -> list:
     in a changed file and lacks."""
     project, texts = conv.project, conv.texts
     samples = kernel_versions.samples_for(project.tested, conv.kernel_range.lo, conv.kernel_range.hi)
-    return [f"{relpath}: {problem}" for relpath in sorted(changed) if relpath in texts
-            and relpath not in project.problems
-            for problem in api_availability.unavailable_uses(
+    found = []
+    for relpath in sorted(changed):
+        if relpath not in texts or relpath in project.problems:
+            continue
+        try:
+            found += [f"{relpath}: {problem}" for problem in api_availability.unavailable_uses(
                 texts[relpath], changed[relpath].decode(errors="replace"), project,
                 samples, [*conv.histories.values(), WHOLE_DRIVER_HISTORY],
                 set(conv.report["compat_header"]["names"]))]
+        except Exception as err:
+            conv.report["problems"].append(f"{relpath}: not checked: {failure('exception', err)} "
+                                           f"[compile-free check]")
+    return found
 
 
 def left_by_hand(conv: Conversion, left: list) -> list:
@@ -383,7 +395,7 @@ def for_older_kernels(line: str, applier, project, kernel_range, histories) -> b
                                                   project.evaluator,
                                                   kernel_versions.samples_for(project.tested, kernel_range.lo,
                                                                               kernel_range.hi))
-    except (kernel_versions.ConditionalError, FileNotFoundError):
+    except Exception:  # unread: the line stays listed as left
         return False
     kernels = versions.kernels(int(m.group("line")))
     return bool(kernels) and max(kernels) < min(histories[rule.group(1)].removed.values())
@@ -421,13 +433,35 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dic
                     or [0])
         return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
 
-    new, converted, kept = driver_types.convert(texts, allowed)
+    (new, converted, kept), problems = isolated_driver_pass(texts, allowed)
     sites = 0
     for relpath, text in new.items():
         sites += len(removed_lines(applier.content(relpath), text.encode()))
         applier.current[relpath] = text.encode()
     progress(f"whole-driver pass: {len(converted)} declaration groups converted, {len(kept)} kept")
-    return {"converted": converted, "kept": kept, "files": sorted(new), "sites": sites}
+    return {"converted": converted, "kept": kept, "files": sorted(new), "sites": sites, "problems": problems}
+
+
+def isolated_driver_pass(texts: dict, allowed):
+    """driver_types.convert(texts, allowed), and the problems: when it
+    fails, the files it fails on alone are named and left out of it."""
+    try:
+        return driver_types.convert(texts, allowed), []
+    except Exception:
+        pass
+    problems, failing = [], set()
+    for relpath in sorted(texts):
+        try:
+            driver_types.convert({relpath: texts[relpath]}, allowed)
+        except Exception as err:
+            failing.add(relpath)
+            problems.append(f"{relpath}: left out of the whole-driver pass: {failure('exception', err)} "
+                            f"[whole-driver]")
+    try:
+        return driver_types.convert({f: t for f, t in texts.items() if f not in failing}, allowed), problems
+    except Exception as err:  # only together do the files fail: the pass is skipped
+        return ({}, [], []), problems + [f"{', '.join(sorted(texts))}: whole-driver pass skipped: "
+                                         f"{failure('exception', err)} [whole-driver]"]
 
 
 def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
@@ -452,14 +486,18 @@ def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
     return {"file": compat_fallbacks.HEADER, "names": names, "files": sorted(users)}
 
 
-def drop_compat_branches(applier, project, kernel_range, texts) -> dict:
+def drop_compat_branches(applier, project, kernel_range, texts, problems: list) -> dict:
     """--min-kernel: version conditionals decided for every kernel of the
     range resolved (dead compat code removed) before the rules run."""
     result: Dict[str, Any] = {"branches_dropped": 0, "files": {}}
     for relpath, text in sorted(texts.items()):
         if relpath in project.problems:
             continue
-        new, dropped = kernel_versions.drop_dead_branches(text, project, kernel_range)
+        try:
+            new, dropped = kernel_versions.drop_dead_branches(text, project, kernel_range)
+        except Exception as err:
+            problems.append(f"{relpath}: dead compat code kept: {failure('exception', err)} [dead compat code]")
+            continue
         if new != text:
             applier.current[relpath] = new.encode()
             result["files"][relpath] = dropped
@@ -521,9 +559,12 @@ def report_text(report: dict) -> str:
         lines += [f"  {group}" for group in whole["converted"]]
     for entry in report["campaigns"]:
         lines.append(f"campaign {entry['name']}: {entry['sites']} sites in {len(entry['files'])} files")
-        for rec in entry["rules"]:
+        for rec in entry["rules"]:  # with the seconds it took (a cached result takes none)
             if rec["sites"]:
-                lines.append(f"  {rec['path']}: {rec['sites']} sites in {', '.join(sorted(rec['files']))}")
+                lines.append(f"  {rec['path']}: {rec['sites']} sites in {', '.join(sorted(rec['files']))} "
+                             f"({rec['seconds']} s)")
+            elif rec["candidates"]:
+                lines.append(f"  {rec['path']}: 0 sites in {rec['candidates']} candidate files ({rec['seconds']} s)")
     sections = [("Problems (the file keeps its last good content for that rule)", "problems", "none"),
                 ("Compile-free check: a kernel of the range would compile a name it lacks",
                  "version_check", "none"),
