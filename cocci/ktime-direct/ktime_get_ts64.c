@@ -13,6 +13,18 @@ static void stamp(struct my_event *ev, struct timespec64 *out, struct timespec64
 	pr_info("%lld.%09ld\n", (s64)ts.tv_sec, ts.tv_nsec);
 }
 
+/* Must change: the clock read in nanoseconds, then split (macb's gem_ptp_init_tsu() in 6.1). */
+static void gem_ptp_init_tsu(struct macb *bp, struct timespec64 *out)
+{
+	struct timespec64 ts;
+
+	/* 1. get current system time */
+	ts = ns_to_timespec64(ktime_to_ns(ktime_get_real()));
+	*out = ns_to_timespec64(ktime_get_boottime_ns());
+	bp->ts = ns_to_timespec64(ktime_get_coarse_clocktai_ns());
+	gem_tsu_set_time(&bp->ptp_clock_info, &ts);
+}
+
 /* Must NOT change: values in expressions, other ktime_t values, the accessors. */
 static struct timespec64 value_uses(ktime_t t, struct timespec64 *out)
 {
@@ -21,6 +33,9 @@ static struct timespec64 value_uses(ktime_t t, struct timespec64 *out)
 	*out = ktime_to_timespec64(t);
 	out[1] = ktime_to_timespec64(ktime_add(ktime_get(), t));
 	use_ts(ktime_to_timespec64(ktime_get()));
+	*out = ns_to_timespec64(ktime_get_mono_fast_ns());
+	out[2] = ns_to_timespec64(ktime_to_ns(t));
+	use_ts(ns_to_timespec64(ktime_get_real_ns()));
 	return ktime_to_timespec64(ktime_get_boottime());
 }
 

@@ -8,6 +8,10 @@
 /// (for CLOCK_REALTIME and CLOCK_MONOTONIC it reads seconds and nanoseconds
 /// from the timekeeper as they are).
 ///
+/// The same holds for ns_to_timespec64() of the clock read in nanoseconds,
+/// ktime_get*_ns() or ktime_to_ns(ktime_get*()): ktime_to_timespec64() is
+/// ns_to_timespec64() of the ktime_t.
+///
 /// Only whole assignment statements change; a conversion used as a value
 /// (in an initializer, an argument or a return) is left alone.
 //
@@ -22,13 +26,20 @@
 // Sites: independent
 // Subject: use ktime_get*_ts64() instead of ktime_to_timespec64(ktime_get*())
 // Options: --no-includes --include-headers --max-width 100
-// Keywords: ktime_get_ts64, ktime_to_timespec64
+// Keywords: ktime_get_ts64, ktime_to_timespec64, ns_to_timespec64
 
 virtual patch
 virtual context
 virtual org
 virtual report
 
+// (the fresh identifiers below are named by Python)
+@initialize:python@
+@@
+
+// Rewrite: ts = ktime_to_timespec64(ktime_get*()) -> ktime_get*_ts64(&ts)
+//  ktime_get*_ts64() fills the timespec64 with the same clock's reading, split
+//  into seconds and nanoseconds as ktime_to_timespec64() split it.
 @fill depends on patch@
 identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
                   ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
@@ -53,6 +64,60 @@ fn(...) {
 ...+>
 }
 
+// Rewrite: ts = ns_to_timespec64(ktime_get*_ns()) -> ktime_get*_ts64(&ts)
+//  ktime_to_timespec64() is ns_to_timespec64() of the ktime_t, so
+//  ktime_get*_ts64() fills the timespec64 with the same clock's reading.
+@from_ns depends on patch@
+identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
+                  ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
+                  ktime_get_ts64, ktime_get_real_ts64, ktime_get_raw_ts64,
+                  ktime_get_coarse_ts64, ktime_get_coarse_real_ts64};
+identifier clock_ns = {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
+                       ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
+                       ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
+                       ktime_get_coarse_clocktai_ns};
+fresh identifier clock_ts64 = script:python(clock_ns) { clock_ns.replace("_ns", "_ts64") };
+expression ts;
+@@
+fn(...) {
+<+...
+(
+- *ts = ns_to_timespec64(clock_ns());
++ clock_ts64(ts);
+|
+- ts = ns_to_timespec64(clock_ns());
++ clock_ts64(&ts);
+)
+...+>
+}
+
+// Rewrite: ts = ns_to_timespec64(ktime_get*_ns()) -> ktime_get*_ts64(&ts)
+//  ktime_to_timespec64() is ns_to_timespec64() of the ktime_t, so
+//  ktime_get*_ts64() fills the timespec64 with the same clock's reading.
+@from_ktime_ns depends on patch@
+identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
+                  ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
+                  ktime_get_ts64, ktime_get_real_ts64, ktime_get_raw_ts64,
+                  ktime_get_coarse_ts64, ktime_get_coarse_real_ts64};
+identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
+                    ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
+                    ktime_get_coarse_real, ktime_get_coarse_boottime,
+                    ktime_get_coarse_clocktai};
+fresh identifier clock_ts64 = clock ## "_ts64";
+expression ts;
+@@
+fn(...) {
+<+...
+(
+- *ts = ns_to_timespec64(ktime_to_ns(clock()));
++ clock_ts64(ts);
+|
+- ts = ns_to_timespec64(ktime_to_ns(clock()));
++ clock_ts64(&ts);
+)
+...+>
+}
+
 @depends on context@
 identifier fn != {ktime_get_boottime_ts64, ktime_get_coarse_boottime_ts64,
                   ktime_get_clocktai_ts64, ktime_get_coarse_clocktai_ts64,
@@ -66,7 +131,11 @@ expression ts;
 @@
 fn(...) {
 <+...
+(
 * ts = ktime_to_timespec64(clock());
+|
+* ts = ns_to_timespec64(ktime_to_ns(clock()));
+)
 ...+>
 }
 
@@ -78,7 +147,11 @@ identifier clock = {ktime_get, ktime_get_real, ktime_get_boottime,
 expression ts;
 position p;
 @@
+(
  ts = ktime_to_timespec64@p(clock());
+|
+ ts = ns_to_timespec64@p(ktime_to_ns(clock()));
+)
 
 @script:python depends on report@
 p << found.p;

@@ -1,44 +1,71 @@
-/* Must change: zero seconds, and seconds plus nanoseconds in two steps. */
-static void arm(struct my_dev *dev, unsigned long delay_ns)
+#define LPFC_CMF_INTERVAL 90
+
+/* Must change: unsigned values of at most 32 bits, unsigned long, small constants. */
+static void arm(struct my_dev *dev, unsigned long delay_ns, u32 period_ns, u8 ms)
 {
 	ktime_t t = ktime_set(0, delay_ns);
+	size_t len = 5;
 
 	hrtimer_start(&dev->timer, ktime_set(0, 100 * NSEC_PER_USEC), HRTIMER_MODE_REL);
-	dev->timeout = ktime_add_ns(ktime_set(dev->secs, 0), dev->nsecs);
+	hrtimer_forward_now(&dev->timer, ktime_set(0, period_ns));
 	if (ktime_compare(t, ktime_set(0, 0)) > 0)
 		dev->armed = true;
-	dev->scaled = 2 * ktime_set(0, dev->base + dev->extra);
-	dev->neg = -ktime_set(0, dev->on ? dev->a : dev->b);
-	dev->sum = ktime_set(0, dev->ns) + ktime_set(0, get_ns(dev));
-	return;
+	dev->t = ktime_set(0, (NSEC_PER_SEC / 2 + 100));
+	dev->u = ktime_set(0, 0x10);
+	dev->w = ktime_set(0, len);
+	dev->m = ktime_set(0, ms * NSEC_PER_MSEC);
+	hrtimer_start(&dev->timer, ktime_set(0, NSEC_PER_MSEC * 4294), HRTIMER_MODE_REL);
 }
 
-static ktime_t from_ns(unsigned long ns, unsigned long extra)
+static ktime_t from_ns(unsigned int ns)
 {
-	return ktime_set(0, ns + extra);
+	return ktime_set(0, ns);
 }
 
 /*
- * Must NOT change: a 64-bit count that ktime_set()'s unsigned long
- * nanoseconds truncated on 32-bit machines (x alone would not).
+ * Must NOT change: values ktime_set()'s unsigned long changed on 32-bit
+ * machines and x alone would not (negative, 64-bit, past 2^32 ns), and
+ * values whose type spatch cannot see.
  */
-static void rearm(struct my_dev *dev, u64 delta_ns)
+static void rearm(struct my_dev *dev, u64 delta_ns, int signed_ns, s64 wide_ns)
 {
 	hrtimer_forward_now(&dev->timer, ktime_set(0, delta_ns));
+	hrtimer_start(&dev->timer, ktime_set(0, signed_ns), HRTIMER_MODE_REL);
+	dev->t = ktime_set(0, wide_ns);
+	dev->u = ktime_set(0, dev->base + dev->extra);
+	dev->v = ktime_set(0, get_ns(dev));
+	/* lpfc: a macro whose value spatch cannot see, an int product */
+	hrtimer_start(&dev->timer, ktime_set(0, LPFC_CMF_INTERVAL * 1000000), HRTIMER_MODE_REL);
+	/* 2^31 ns and more: an int or 32-bit long product overflows */
+	dev->w = ktime_set(0, 3 * NSEC_PER_SEC);
+	dev->x = ktime_set(0, 2200 * 1000 * 1000);
+	/* a negative step */
+	dev->y = ktime_set(0, (100 - 200) * NSEC_PER_USEC);
 }
 
-/* ms_to_ktime(): the unit stays visible, the product is 64-bit; no us_to_ktime() exists. */
-static void arm_ms(struct my_dev *dev, unsigned int ms)
+/* Must NOT change: a whole value only; inside expressions x's type would count. */
+static void grouped(struct my_dev *dev, u32 a, u32 b)
+{
+	dev->scaled = 2 * ktime_set(0, a);
+	dev->neg = -ktime_set(0, b);
+	dev->sum = ktime_add(dev->t, ktime_set(0, a));
+	dev->most = max(dev->t, ktime_set(0, b));
+}
+
+/* ms_to_ktime() only where the 32-bit product could not wrap; no us_to_ktime() exists. */
+static void arm_ms(struct my_dev *dev, unsigned int ms, u16 short_ms)
 {
 	hrtimer_start(&dev->timer, ktime_set(0, ms * NSEC_PER_MSEC), HRTIMER_MODE_REL);
-	dev->t = ktime_set(0, NSEC_PER_USEC * dev->period_us);
+	dev->t = ktime_set(0, short_ms * NSEC_PER_MSEC);
+	dev->u = ktime_set(0, 4295 * NSEC_PER_MSEC);
+	dev->v = ktime_set(0, NSEC_PER_USEC * dev->period_us);
 }
 
 /* Must NOT change: non-zero seconds, other helpers, the definitions. */
 static ktime_t keep(struct my_dev *dev)
 {
 	dev->t = ktime_set(1, 0);
-	dev->u = ktime_add_ns(ktime_set(dev->secs, 5), 10);
+	dev->u = ktime_add_ns(ktime_set(dev->secs, 0), 10);
 	return ktime_set(dev->secs, dev->nsecs);
 }
 
@@ -48,4 +75,9 @@ static inline ktime_t ktime_set(const s64 secs, const unsigned long nsecs)
 		return KTIME_MAX;
 
 	return secs * NSEC_PER_SEC + (s64)nsecs;
+}
+
+static inline ktime_t ms_to_ktime(u64 ms)
+{
+	return ktime_set(0, ms * NSEC_PER_MSEC);
 }

@@ -1,32 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Build scalar ktime_t values directly: ktime_set(0, x) is x and
-/// ktime_add_ns(ktime_set(s, 0), ns) is ktime_set(s, ns).
+/// Build scalar ktime_t values directly: ktime_set(0, x) is x where x
+/// provably means the same on 32-bit and 64-bit machines.
 ///
 /// With the scalar s64 nanosecond ktime_t universal (Linux 3.17) and the
-/// union around it gone (4.10), ktime_set(0, x) is just x; Linux 4.10
-/// replaced it in 56 files.
-/// ktime_set(0, x * NSEC_PER_MSEC) is ms_to_ktime(x), which keeps the
-/// unit in view; it multiplies in 64 bits, so on 32-bit machines a product
-/// past 2^32 ns (4.29 s; 2.14 s for a signed x), which ktime_set() got
-/// truncated, is now exact.
-/// Splitting a time into a ktime_set() of the seconds and a ktime_add_ns()
-/// of the nanoseconds, as the non-scalar code had to, is one ktime_set()
-/// call, as Linux 3.17 did in ktime_get().
+/// union around it gone (4.10), ktime_set(0, x) is x converted to the
+/// unsigned long nanoseconds ktime_set() takes; Linux 4.10 replaced it by
+/// x in 56 files.  That conversion keeps the value of an unsigned x of at
+/// most 32 bits, of an unsigned long and of a constant from 0 to 2^31 - 1
+/// (2.147 s), so those sites change; a negative x, a 64-bit x and an x past
+/// 2^32 ns (4.29 s) are changed by it on 32-bit machines and stay.
+/// ktime_set(0, ms * NSEC_PER_MSEC) is ms_to_ktime(ms), which keeps the
+/// unit in view; it multiplies in 64 bits, so it changes only where the
+/// 32-bit product of the old form could not wrap: a u8 ms (at most 255 ms)
+/// or a constant of at most 4294 ms.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: Linux 4.10 commit 8b0e195314fa did the same by hand.
-//  ktime_set(0, 0) becomes 0.  The definitions of ktime_set()
-//  and ktime_add_ns() themselves are left alone.  ktime_set() takes its
-//  nanoseconds as unsigned long: a 64-bit x (u64, s64, ktime_t, long long)
-//  was truncated to 32 bits on 32-bit machines, and x alone is not, so
-//  such a site would change behaviour there: it is left and reported.
-//  An x whose type spatch cannot see (a field of a structure declared in
-//  a header it did not read) is converted.  ms_to_ktime() multiplies in
-//  64 bits: identical on 64-bit machines, and on 32-bit ones for every x
-//  whose product fitted the unsigned long ktime_set() took (x *
-//  NSEC_PER_MSEC alone would have gone negative past 2147 ms there).  There
-//  is no us_to_ktime(): a microsecond product stays a product.
+//  ktime_set(const s64 secs, const unsigned long nsecs) returns
+//  secs * NSEC_PER_SEC + (s64)nsecs.  Only x as a whole value changes: the
+//  right of an assignment, an initializer, a return value or a function
+//  argument, where the destination's type converts x as it converted the
+//  s64 ktime_set() returned.  Inside other expressions x's own type would
+//  take part in the arithmetic (2 * x in 32 bits, -x of an unsigned x), so
+//  those sites stay, as do arguments of min()/max()/clamp(), which check
+//  their operands' types, and of ktime_add()/ktime_sub()/ktime_add_ns()/
+//  ktime_sub_ns(), which are plain + and -.  A constant is evaluated (literals,
+//  NSEC_PER_*, USEC_PER_*, MSEC_PER_SEC, + - * /) and changes when every
+//  step of it lies from 0 to 2^31 - 1, so no int or 32-bit long overflows.
+//  A signed variable, a field or macro whose type or value spatch cannot
+//  see, and a 64-bit x stay; report mode lists each with the reason.
+//  ms_to_ktime(ms) takes a u64: the kernel builds with -fno-strict-overflow,
+//  so on 32-bit machines ms * NSEC_PER_MSEC wrapped modulo 2^32 and matches
+//  the 64-bit product while ms * 10^6 < 2^32, up to 4294 ms; a u8 ms is at
+//  most 255 ms.  There is no us_to_ktime(): a microsecond product stays a
+//  product.  ktime_set(0, N * NSEC_PER_SEC) that wraps today is a y2038-fixes
+//  rule's (ktime_set_seconds).  The definitions of ktime_set() and
+//  ms_to_ktime() themselves are left alone.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 4.10 * (ktime_set(0, x) -> x is scalar ktime_t arithmetic: ktime_t was a union until 4.10)
@@ -34,161 +44,376 @@
 // Sites: independent
 // Subject: build scalar ktime_t values without ktime_set(0, x)
 // Options: --no-includes --include-headers --max-width 100
-// Keywords: ktime_set, ktime_add_ns
-// Prefilter-regex: ktime_set\s*\(\s*\(*\s*0\s*\)*\s*,|ktime_add_ns\s*\(\s*ktime_set\s*\(
+// Keywords: ktime_set, ms_to_ktime
+// Prefilter-regex: ktime_set\s*\(\s*\(*\s*0\s*\)*\s*,
 
 virtual patch
 virtual context
 virtual org
 virtual report
 
-// A 64-bit nanosecond count: ktime_set() truncated it on 32-bit machines.
-@wide@
+@initialize:python@
+@@
+import re
+
+UNITS = {"NSEC_PER_USEC": 1000, "NSEC_PER_MSEC": 1000000, "NSEC_PER_SEC": 1000000000,
+         "USEC_PER_MSEC": 1000, "USEC_PER_SEC": 1000000, "MSEC_PER_SEC": 1000}
+TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*\b|([A-Za-z_]\w*)|([-+*/()]))")
+LIMIT = 2 ** 31
+NSEC_PER_MSEC = 1000000
+# where 2^32 ns lie: the 32-bit unsigned long ktime_set() took
+WRAP = 2 ** 32
+exact = set()
+ms_exact = set()
+wide = set()
+
+
+def tokens(text):
+    found, at = [], 0
+    while at < len(text.rstrip()):
+        m = TOKEN.match(text, at)
+        if not m:
+            return None
+        number, name, op = m.groups()
+        if number:
+            found.append(int(number, 0) if not re.fullmatch(r"0[0-7]+", number) else int(number, 8))
+        elif name:
+            if name not in UNITS:
+                return None
+            found.append(UNITS[name])
+        else:
+            found.append(op)
+        at = m.end()
+    return found
+
+
+def checked(value):
+    if not 0 <= value < LIMIT:
+        raise ValueError(value)
+    return value
+
+
+def parse_sum(toks):
+    value = parse_product(toks)
+    while toks and toks[0] in ("+", "-"):
+        op = toks.pop(0)
+        right = parse_product(toks)
+        value = checked(value + right if op == "+" else value - right)
+    return value
+
+
+def parse_product(toks):
+    value = parse_atom(toks)
+    while toks and toks[0] in ("*", "/"):
+        op = toks.pop(0)
+        right = parse_atom(toks)
+        value = checked(value * right if op == "*" else divmod(value, right)[0])
+    return value
+
+
+def parse_atom(toks):
+    tok = toks.pop(0)
+    if tok == "(":
+        value = parse_sum(toks)
+        if toks.pop(0) != ")":
+            raise ValueError(tok)
+        return value
+    if isinstance(tok, int):
+        return checked(tok)
+    raise ValueError(tok)
+
+
+def const_value(text):
+    """The value of a constant expression whose every step lies in
+    [0, 2^31), or None."""
+    toks = tokens(text)
+    if not toks:
+        return None
+    try:
+        value = parse_sum(toks)
+    except (ValueError, IndexError, ZeroDivisionError):
+        return None
+    return None if toks else value
+
+
+def ms_fits(text):
+    value = const_value(text)
+    return value is not None and value * NSEC_PER_MSEC < WRAP
+
+
+def atom(text):
+    """x without an operator outside its brackets: its type is the one
+    spatch infers (for a + b or a * MACRO it guesses from the operands)."""
+    depth, outside = 0, []
+    for ch in text:
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if depth == 0 and ch not in ")]":
+            outside.append(ch)
+    rest = "".join(outside).replace("->", ".")
+    return not re.search(r"[-+*/%<>&|^?!~=]", rest)
+
+
+def key(p):
+    return (p[0].file, p[0].line, p[0].column)
+
+
+def verdict(p, ns):
+    here = key(p)
+    if here in ms_exact:
+        return "ktime_t is scalar: ms_to_ktime() builds the value directly"
+    if here in wide:
+        return ("left: a 64-bit x, which ktime_set()'s unsigned long nanoseconds "
+                "truncated on 32-bit machines and x alone would not")
+    if here not in exact:
+        return ("left: %s may be negative, 64-bit or past 2^32 ns (a signed type, or a type "
+                "or macro value spatch cannot see): ktime_set() changed such a value on "
+                "32-bit machines, x alone would not" % ns)
+    if here + ("whole",) not in exact:
+        return ("left: x inside a larger expression or a type-checking or arithmetic macro "
+                "would bring its own type into the arithmetic")
+    return "ktime_t is scalar: build the value directly"
+
+// Rewrite: ktime_set(0, ms * NSEC_PER_MSEC) -> ms_to_ktime(ms)
+//  ms_to_ktime() returns ms * NSEC_PER_MSEC as a ktime_t, as ktime_set(0, ...)
+//  did: every ms changed here is a u8 or a constant whose product stays below
+//  2^32 ns, so the 32-bit product ktime_set() took never wrapped.
+@units depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+typedef u8, __u8, uint8_t;
+{u8, __u8, uint8_t, unsigned char} b : script:python() { atom(b) };
+expression c : script:python() { ms_fits(c) };
+@@
+fn(...) {
+<+...
+(
+- ktime_set(0, b * NSEC_PER_MSEC)
++ ms_to_ktime(b)
+|
+- ktime_set(0, NSEC_PER_MSEC * b)
++ ms_to_ktime(b)
+|
+- ktime_set(0, c * NSEC_PER_MSEC)
++ ms_to_ktime(c)
+|
+- ktime_set(0, NSEC_PER_MSEC * c)
++ ms_to_ktime(c)
+)
+...+>
+}
+
+// Rewrite: ktime_set(0, x) -> x
+//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
+//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value
+//  (an argument, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
+@alone depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+identifier f != {min, max, min3, max3, min_not_zero, clamp, ktime_add, ktime_sub,
+                 ktime_add_ns, ktime_sub_ns};
+expression E;
+typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
+{u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
+ unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
+(
+ f(...,
+- ktime_set(0, x)
++ x
+ ,...)
+|
+ f(...,
+- ktime_set(0, c)
++ c
+ ,...)
+|
+ E =
+- ktime_set(0, x)
++ x
+|
+ E =
+- ktime_set(0, c)
++ c
+)
+...+>
+}
+
+// Rewrite: ktime_set(0, x) -> x
+//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
+//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value
+//  (an argument, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
+@alone_init depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+type T;
+identifier v;
+typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
+{u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
+ unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
+(
+ T v =
+- ktime_set(0, x)
++ x
+ ;
+|
+ T v =
+- ktime_set(0, c)
++ c
+ ;
+)
+...+>
+}
+
+// Rewrite: ktime_set(0, x) -> x
+//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
+//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value
+//  (an argument, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
+@alone_return depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
+{u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
+ unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
+(
+ return
+- ktime_set(0, x)
++ x
+ ;
+|
+ return
+- ktime_set(0, c)
++ c
+ ;
+)
+...+>
+}
+
+// The report: each site, and why one is left.
+@wide_x depends on context || report || org@
 typedef u64, s64, __u64, __s64, ktime_t, time64_t;
 {u64, s64, __u64, __s64, long long, unsigned long long, ktime_t, time64_t} w;
 position p;
 @@
  ktime_set@p(0, w)
 
-@split depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
-expression s, ns;
+@script:python@
+p << wide_x.p;
 @@
-fn(...) {
-<+...
-- ktime_add_ns(ktime_set(s, 0), ns)
-+ ktime_set(s, ns)
-...+>
-}
+wide.add(key(p))
 
-// A product with NSEC_PER_MSEC: the helper of that unit.
-@units depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
-expression E;
-position q != wide.p;
+@exact_x depends on context || report || org@
+typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
+{u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
+ unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
+expression c : script:python() { const_value(c) is not None };
+position p;
 @@
-fn(...) {
-<+...
 (
-- ktime_set@q(0, E * NSEC_PER_MSEC)
-+ ms_to_ktime(E)
+ ktime_set@p(0, x)
 |
-- ktime_set@q(0, NSEC_PER_MSEC * E)
-+ ms_to_ktime(E)
+ ktime_set@p(0, c)
 )
-...+>
-}
 
-// Where the value stands alone (an argument, the right of an assignment,
-// an initializer, a return value) it needs no parentheses.
-@alone depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
-identifier f;
+@script:python@
+p << exact_x.p;
+@@
+exact.add(key(p))
+
+@ms_x depends on context || report || org@
+typedef u8, __u8, uint8_t;
+{u8, __u8, uint8_t, unsigned char} b : script:python() { atom(b) };
+expression c : script:python() { ms_fits(c) };
+position p;
+@@
+(
+ ktime_set@p(0, b * NSEC_PER_MSEC)
+|
+ ktime_set@p(0, NSEC_PER_MSEC * b)
+|
+ ktime_set@p(0, c * NSEC_PER_MSEC)
+|
+ ktime_set@p(0, NSEC_PER_MSEC * c)
+)
+
+@script:python@
+p << ms_x.p;
+@@
+ms_exact.add(key(p))
+
+@whole depends on context || report || org@
+identifier f != {min, max, min3, max3, min_not_zero, clamp, ktime_add, ktime_sub,
+                 ktime_add_ns, ktime_sub_ns};
 expression E, ns;
-position q != wide.p;
+position p;
 @@
-fn(...) {
-<+...
 (
- f(...,
-- ktime_set@q(0, ns)
-+ ns
- ,...)
+ f(..., ktime_set@p(0, ns), ...)
 |
- E =
-- ktime_set@q(0, ns)
-+ ns
+ E = ktime_set@p(0, ns)
 )
-...+>
-}
 
-@alone_init depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
+@script:python@
+p << whole.p;
+@@
+exact.add(key(p) + ("whole",))
+
+@whole_init depends on context || report || org@
 type T;
-identifier x;
+identifier v;
 expression ns;
-position q != wide.p;
+position p;
 @@
-fn(...) {
-<+...
- T x =
-- ktime_set@q(0, ns)
-+ ns
- ;
-...+>
-}
+ T v = ktime_set@p(0, ns);
 
-@alone_return depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
+@script:python@
+p << whole_init.p;
+@@
+exact.add(key(p) + ("whole",))
+
+@whole_return depends on context || report || org@
 expression ns;
-position q != wide.p;
+position p;
 @@
-fn(...) {
-<+...
- return
-- ktime_set@q(0, ns)
-+ ns
- ;
-...+>
-}
+ return ktime_set@p(0, ns);
 
-// Anywhere else a compound value keeps its grouping.
-@grouped depends on patch@
-identifier fn != {ktime_set, ktime_add_ns};
-expression ns, e;
-constant c;
-idexpression id;
-identifier m, f;
-expression list args;
-position q != wide.p;
+@script:python@
+p << whole_return.p;
 @@
-fn(...) {
-<+...
-(
-- ktime_set@q(0, c)
-+ c
-|
-- ktime_set@q(0, id)
-+ id
-|
-- ktime_set@q(0, e->m)
-+ e->m
-|
-- ktime_set@q(0, e.m)
-+ e.m
-|
-- ktime_set@q(0, f(args))
-+ f(args)
-|
-- ktime_set@q(0, ns)
-+ (ns)
-)
-...+>
-}
+exact.add(key(p) + ("whole",))
 
 @found depends on context || report || org@
-expression s, ns;
-position p != wide.p;
+identifier fn != {ktime_set, ms_to_ktime};
+expression ns;
+position p;
 @@
-(
-* ktime_add_ns@p(ktime_set(s, 0), ns)
-|
+fn(...) {
+<+...
 * ktime_set@p(0, ns)
-)
+...+>
+}
 
 @script:python depends on report@
 p << found.p;
+ns << found.ns;
 @@
-if p[0].current_element not in ("ktime_set", "ktime_add_ns"):
-    coccilib.report.print_report(p[0], "WARNING: ktime_t is scalar: build the value directly")
+coccilib.report.print_report(p[0], "WARNING: " + verdict(p, ns))
 
 @script:python depends on org@
 p << found.p;
+ns << found.ns;
 @@
-if p[0].current_element not in ("ktime_set", "ktime_add_ns"):
-    coccilib.org.print_todo(p[0], "ktime_t is scalar: build the value directly")
-
-@script:python depends on report@
-p << wide.p;
-@@
-coccilib.report.print_report(p[0], "WARNING: ktime_set(0, x) with a 64-bit x: ktime_set() took unsigned long nanoseconds, so 32-bit machines truncated x and x alone would not: decide by hand")
+coccilib.org.print_todo(p[0], verdict(p, ns))

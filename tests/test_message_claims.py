@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every arithmetic figure a rule's header states is computed here.
+
+The rationale, Comments and Rewrite: blocks of the ktime rules and the fixes
+become commit messages; a wrong number there ("2.14 s" for 2^32 ns) is a
+wrong claim to a maintainer.  Each figure in them must be one this test
+knows how to derive and equal to what it computes; a figure it does not
+know fails the test, so every claim stays checkable.
+"""
+import re
+import unittest
+
+from helpers import REPO
+
+CHECKED = ["ktime-scalar/ktime_set.cocci", "y2038-fixes/ktime_set_seconds.cocci",
+           "ktime-direct/ktime_get_ns.cocci", "ktime-direct/ktime_delta.cocci",
+           "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci",
+           "ktime-direct/ktime_compare_zero.cocci", "ktime-direct/ktime_accumulate.cocci"]
+NSEC_PER_SEC, NSEC_PER_MSEC = 10 ** 9, 10 ** 6
+KTIME_SEC_MAX = (2 ** 63 - 1) // NSEC_PER_SEC
+U32_WRAP = 2 ** 32
+LPFC_SEC_MIN = 60
+
+
+def wrapped_seconds(seconds):
+    """What ktime_set(0, seconds * NSEC_PER_SEC) gives on a 32-bit machine, in s."""
+    return (seconds * NSEC_PER_SEC) % U32_WRAP / NSEC_PER_SEC
+
+
+# a claim as it is written -> its value computed from the definitions
+DERIVED = {
+    "2^32 ns": U32_WRAP,
+    "2^31 - 1": 2 ** 31 - 1,
+    "2.147 s": round((2 ** 31 - 1) / NSEC_PER_SEC, 3),
+    "4.29 s": round(U32_WRAP / NSEC_PER_SEC, 2),
+    "4294 ms": (U32_WRAP - 1) // NSEC_PER_MSEC,
+    "255 ms": 2 ** 8 - 1,
+    "N = 5": min(n for n in range(100) if n * NSEC_PER_SEC >= U32_WRAP),
+    "at most 4": max(n for n in range(100) if n * NSEC_PER_SEC < U32_WRAP),
+    "0.705 s": round(wrapped_seconds(5), 3),
+    "4.17 s": round(wrapped_seconds(LPFC_SEC_MIN), 2),
+    "4000000000 ns": 4 * NSEC_PER_SEC,
+    "at most 32": 32,  # unsigned long's width on 32-bit machines
+    "at most 255": 2 ** 8 - 1,
+    "at most 4294": (U32_WRAP - 1) // NSEC_PER_MSEC,
+    "2^31 - 1 ns": 2 ** 31 - 1,
+    "5 s": min(n for n in range(100) if n * NSEC_PER_SEC >= U32_WRAP),
+    "60 s": LPFC_SEC_MIN,
+    "4 s": max(n for n in range(100) if n * NSEC_PER_SEC < U32_WRAP),
+    "292 years": None,  # checked below: KTIME_SEC_MAX in years
+}
+# what each claim's text says its value is
+STATED = {
+    "2^32 ns": 2 ** 32, "2^31 - 1": 2147483647, "2.147 s": 2.147, "4.29 s": 4.29, "4294 ms": 4294,
+    "255 ms": 255, "N = 5": 5, "at most 4": 4, "0.705 s": 0.705, "4.17 s": 4.17,
+    "4000000000 ns": 4000000000, "at most 32": 32, "at most 255": 255, "5 s": 5, "60 s": 60,
+    "4 s": 4,
+    "at most 4294": 4294, "2^31 - 1 ns": 2147483647,
+}
+# a figure: a number with a unit, a power of two, or a bound in words
+FIGURE = re.compile(r"2\^\d+(?: - 1)?(?: ns)?|\b\d+(?:\.\d+)?\s*(?:ns|ms|s|years)\b|"
+                    r"\bN = \d+|at most \d+")
+# figures that are not arithmetic: versions, dates, counts of files
+NOT_ARITHMETIC = re.compile(r"^(?:Linux )?\d+\.\d+\b")
+
+
+def header(path):
+    """The lines that become messages: '///' rationale, '//' comments (with
+    the Rewrite: blocks) up to the first rule, minus machine headers."""
+    text = (REPO / "cocci" / path).read_text()
+    lines = [l for l in text.splitlines() if l.startswith("//")]
+    keep = [l for l in lines if not re.match(r"//\s*(Introduced|Removed|Options|Keywords|"
+                                             r"Prefilter-regex|Exclude|Scope|SPDX)", l)]
+    return "\n".join(l.lstrip("/ ") for l in keep)
+
+
+def figures(text):
+    # "2^32 ns (4.29 s)" holds two figures; "2^31 - 1 (2.147 s)" too
+    flat = re.sub(r"\s+", " ", text)
+    return [m.group(0).strip() for m in FIGURE.finditer(flat)]
+
+
+class MessageClaims(unittest.TestCase):
+    def test_every_figure_is_derived_and_right(self):
+        for path in CHECKED:
+            for figure in figures(header(path)):
+                with self.subTest(rule=path, figure=figure):
+                    known = next((k for k in DERIVED if figure == k), None)
+                    if known is None and re.fullmatch(r"2\^(\d+)", figure):
+                        continue  # a bare power of two is its own value
+                    self.assertIsNotNone(known, f"{path}: '{figure}' is a claim this test cannot check")
+                    if known == "292 years":
+                        self.assertEqual(round(KTIME_SEC_MAX / (365.25 * 86400)), 292)
+                    else:
+                        self.assertEqual(DERIVED[known], STATED[known], f"{path}: {figure}")
+
+    def test_the_wrong_figures_of_issue_27_are_gone(self):
+        for path in CHECKED:
+            text = re.sub(r"\s+", " ", header(path))
+            self.assertNotIn("2.14 s", text, path)
+            self.assertNotIn("now exact", text, path)
+
+    def test_an_unknown_figure_fails(self):
+        self.assertIn("3.5 s", figures("a timeout of 3.5 s"))
+        self.assertIsNone(next((k for k in DERIVED if k == "3.5 s"), None))
+
+    def test_the_limits_the_rules_use_are_the_derived_ones(self):
+        ktime_set = (REPO / "cocci" / "ktime-scalar" / "ktime_set.cocci").read_text()
+        self.assertIn("LIMIT = 2 ** 31", ktime_set)
+        self.assertIn("WRAP = 2 ** 32", ktime_set)
+        seconds = (REPO / "cocci" / "y2038-fixes" / "ktime_set_seconds.cocci").read_text()
+        self.assertIn(f"LARGEST_EXACT = {DERIVED['at most 4']}", seconds)
+
+
+if __name__ == "__main__":
+    unittest.main()
