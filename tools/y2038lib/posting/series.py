@@ -258,7 +258,8 @@ def write_postings(tree, out: Path, postings, campaigns, signoff, draft: bool) -
         shutil.rmtree(out)
     out.mkdir(parents=True)
     results = SeriesResults(version=tree.version, baseline=tree.baseline, draft=draft,
-                            source=Path(tree.info["source"]).name, campaigns=campaigns, postings=[], patches=[])
+                            source=Path(tree.info["source"]).name, campaigns=campaigns, postings=[], patches=[],
+                            base=tree.base)
     for posting in postings:
         slug = posting["dir"]
         to, cc = addressees(posting["groups"])
