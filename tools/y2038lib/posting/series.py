@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, List, Set, Tuple, Type
 
-from . import covers, fixes, posting_rules
+from . import coccicheck_rule, covers, fixes, posting_rules
 from .covers import campaign_info, wrap
 from ..engine.apply import commit_contents
 from .maintainers import Maintainers
@@ -213,6 +213,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     postings = split_postings(groups)
     commit_postings(tree, postings, signoff)
     results = write_postings(tree, out, postings, [c.name for c in matches.campaigns], signoff, draft)
+    coccicheck_rule.emit(tree, out, results, signoff, draft)  # the rules themselves, for scripts/coccinelle
     if (tree.state / Hazards.NAME).exists():
         report = Hazards.read(tree.state)
         if report.baseline == tree.baseline:
