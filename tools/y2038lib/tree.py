@@ -205,6 +205,7 @@ def borrow_checkout(checkout: Path, state: Path, head: str) -> dict:
             "git_dir": str(git_dir), "state": str(state), "version": "", "baseline": head,
             "base": {"kind": "git", **checkout_names(checkout)}}
     tree = Tree(info)
+    src.mkdir(parents=True, exist_ok=True)
     if not (git_dir / "objects").is_dir():
         tree.git("init", "-q")
     objects, shallow = (Path(user_git(checkout, "rev-parse", "--path-format=absolute", "--git-path", name)
@@ -212,7 +213,6 @@ def borrow_checkout(checkout: Path, state: Path, head: str) -> dict:
     (git_dir / "objects" / "info" / "alternates").write_text(f"{objects}\n")
     if shallow.exists():  # a shallow clone: its history ends where the user's does
         shutil.copyfile(shallow, git_dir / "shallow")
-    src.mkdir(exist_ok=True)
     progress(f"checking out HEAD {head[:12]} of {checkout} as the baseline, in {src}")
     tree.git("checkout", "-q", "-f", "--detach", head)
     tree.git("clean", "-q", "-f", "-d", "-x")

@@ -33,7 +33,8 @@ UPSTREAM_CAMPAIGNS = ("ktime-direct",)
 # The header fields scripts/coccinelle rules carry; the others (Scope:,
 # Exclude:, Introduced:, Keywords:, Prefilter-regex:, Subject:, Sites:, ...)
 # drive the toolkit only.
-KERNEL_HEADERS = ("Confidence", "Copyright", "Comments", "Options", "Requires", "URL", "Author")
+KERNEL_HEADERS = ("SPDX-License-Identifier", "Confidence", "Copyright", "Comments", "Options", "Requires", "URL",
+                  "Author")
 KERNEL_DIR = "scripts/coccinelle/api"
 SECTION = "COCCINELLE/Semantic Patches (SmPL)"
 FOLDER = "coccinelle-rule"
