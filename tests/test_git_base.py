@@ -158,6 +158,8 @@ class Forms(unittest.TestCase):
         self.assertIn("Debian's linux-source-6.1 (Linux 6.1.192, stable point release 192)", " ".join(text.split()))
         self.assertIn("no upstream tree has", " ".join(text.split()))
         self.assertIn("\n  make series KVER=/path/to/netdev-net-next SIGNOFF='Name <email>'", text)
+        posting.fix, posting.mail_prefix = True, "PATCH 6.1"  # a fix for the stable tree: made on linux-6.1.y
+        self.assertIn("\n  make series KVER=/path/to/linux-6.1.y SIGNOFF='Name <email>'", covers.base_section(results, posting))
 
     def test_kernel_form_keeps_the_kernels_headers_and_drops_the_toolkits(self):
         rule = (REPO / "cocci/ktime-direct/ktime_get_ns.cocci").read_text()

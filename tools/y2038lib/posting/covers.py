@@ -182,7 +182,8 @@ def base_section(results: SeriesResults, posting: Posting) -> str:
     series was made on a git checkout; else a local commit of Debian's
     tarball (or of a directory), with the one command that makes the
     posting again on a checkout of the maintainer's tree."""
-    base = results.base or {"kind": "dir"}
+    tarball = re.fullmatch(r"(.+?)\.(tar(\.\w+)?|tgz)", results.source)  # a results.json without base
+    base = results.base or ({"kind": "tarball", "package": tarball.group(1)} if tarball else {"kind": "dir"})
     if base["kind"] == "git":
         upstream = f", the head of {base['upstream']}" if base.get("upstream") else ""
         return wrap(f"Base: {base['describe']}{upstream} (base-commit: below).")
@@ -192,10 +193,13 @@ def base_section(results: SeriesResults, posting: Posting) -> str:
                      + (f", stable point release {release[2]}" if len(release) > 2 else "") + ")")
     else:
         made_from = f"the directory {results.source} (Linux {results.version})"
-    checkout = posting_rules.slug(posting.tree) if posting.tree else "linux-next"
+    target, checkout = posting.tree or "linux-next", posting_rules.slug(posting.tree) if posting.tree else "linux-next"
+    stable = re.search(r"\b(\d+\.\d+)\]?$", posting.mail_prefix or "")  # [PATCH 6.1]: a fix for a stable tree
+    if stable:
+        target, checkout = f"the stable tree's linux-{stable.group(1)}.y", f"linux-{stable.group(1)}.y"
     return (wrap(f"Base: {made_from}, committed locally: base-commit: below is that local commit, which no "
                  f"upstream tree has.  To post it, make this posting again on a git checkout of "
-                 f"{posting.tree or 'linux-next'} (base-commit: is then its HEAD):")
+                 f"{target} (base-commit: is then its HEAD):")
             + f"\n\n  make series KVER=/path/to/{checkout} SIGNOFF='Name <email>'")
 
 
