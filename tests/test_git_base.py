@@ -14,7 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from helpers import REPO, run_cli
+from helpers import REPO, make_mini_tree, run_cli
 from y2038lib.posting import coccicheck_rule, covers
 from y2038lib.records import Posting, SeriesResults
 
@@ -145,6 +145,26 @@ class GitCheckoutBase(unittest.TestCase):
             self.assertIn(f"  {rule}.cocci: exact: before {sites} reports (the series converts {sites} sites), after 0",
                           cover)
         self.assertEqual(user_state(self.checkout), self.before)
+
+
+class HeadMoves(unittest.TestCase):
+    def test_a_new_head_is_a_new_baseline_and_an_unchanged_one_is_reused(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-headmove-"))
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        checkout = make_mini_tree(tmp / "linux", {"drivers/a.c": "int a;\n", "kernel/k.c": "", "include/linux/x.h": ""})
+        git(checkout, "init", "-q")
+        git(checkout, "add", "-A")
+        git(checkout, "commit", "-qm", "one")
+        env = {"Y2038_WORK": str(tmp / "work")}
+        for n in (1, 2):
+            if n == 2:
+                (checkout / "drivers/a.c").write_text("int b;\n")
+                git(checkout, "commit", "-qam", "two")
+            head = git(checkout, "rev-parse", "HEAD").strip()
+            self.assertIn(f"(baseline {head[:12]})", run_cli("tree", "--kver", str(checkout), env=env, check=True).stdout)
+        (checked_out,) = (tmp / "work").glob("git-linux-*/checkout/drivers/a.c")
+        self.assertEqual(checked_out.read_text(), "int b;\n")
+        self.assertIn("reusing", run_cli("tree", "--kver", str(checkout), env=env, check=True).stderr)
 
 
 class Forms(unittest.TestCase):
