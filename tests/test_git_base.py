@@ -142,8 +142,8 @@ class GitCheckoutBase(unittest.TestCase):
         cover = (self.out / coccicheck_rule.FOLDER / covers.COVER_NAME).read_text()
         # ktime_get_ns: macb_ptp.c 1, timer_list.c 2; ktime_delta: adp5588-keys.c; ktime_get_ts64: vidtv_psi.c
         for rule, sites in (("ktime_delta", 1), ("ktime_get_ns", 3), ("ktime_get_ts64", 1)):
-            self.assertIn(f"  {rule}.cocci: exact: before {sites} reports (the series converts {sites} sites), after 0",
-                          cover)
+            self.assertIn(f"  {rule}.cocci: exact: {sites} change{'s' * (sites > 1)} in the series, {sites} "
+                          f"report{'s' * (sites > 1)} before, 0 after", cover)
         self.assertEqual(user_state(self.checkout), self.before)
 
 
@@ -180,6 +180,20 @@ class Forms(unittest.TestCase):
         self.assertIn("\n  make series KVER=/path/to/netdev-net-next SIGNOFF='Name <email>'", text)
         posting.fix, posting.mail_prefix = True, "PATCH 6.1"  # a fix for the stable tree: made on linux-6.1.y
         self.assertIn("\n  make series KVER=/path/to/linux-6.1.y SIGNOFF='Name <email>'", covers.base_section(results, posting))
+
+    def test_exact_means_every_change_reported_every_report_a_change_none_after(self):
+        changes = {"a.c": [[10, 11], [20, 20]]}
+        self.assertEqual(coccicheck_rule.verdict(changes, {"a.c": [10, 20]}, {})["verdict"], "exact")
+        self.assertEqual(coccicheck_rule.verdict(changes, {"a.c": [11, 20, 30]}, {})["problems"],
+                         ["a.c:30: reported, not changed by the series"])
+        self.assertEqual(coccicheck_rule.verdict(changes, {"a.c": [10]}, {"b.c": [5]})["problems"],
+                         ["a.c:20-20: changed by the series, not reported",
+                          "b.c: still reported after the series, lines 5"])
+
+    def test_a_change_is_a_run_of_changed_lines_holding_a_line_the_rule_removed(self):
+        before = b"a\nx = ktime_to_ns(ktime_get());\nb\nc\nstruct timespec64 ts;\n"
+        after = b"a\nx = ktime_get_ns();\nb\nc\n"
+        self.assertEqual(coccicheck_rule.rule_changes(before, after, ["x = ktime_to_ns(ktime_get());"]), [[2, 2]])
 
     def test_kernel_form_keeps_the_kernels_headers_and_drops_the_toolkits(self):
         rule = (REPO / "cocci/ktime-direct/ktime_get_ns.cocci").read_text()

@@ -13,6 +13,7 @@ patches, and writes what it found into rules.json and the cover letter.
 import difflib
 import re
 import shutil
+import textwrap
 import time
 from pathlib import Path
 from typing import Dict, List
@@ -22,14 +23,18 @@ from .maintainers import Maintainers
 from ..common import COCCI_DIR, DEFAULT_SIGNOFF, Y2038Error, git_env, progress, read_json, run, write_json
 from ..engine.apply import commit_contents
 from ..engine.rules import parse_rule
-from ..records import Matches, Posting, SeriesResults
+from ..records import Posting, SeriesResults
 
-# The campaigns whose rules go upstream: ktime-direct's rewrites mean the
-# same on every machine and its report mode finds exactly what patch mode
-# changes.  (ktime-scalar's ktime_set also reports sites it must leave to a
-# human, the 64-bit operands: coccicheck would find more than the series
-# converts.)
+# The campaigns whose rules go upstream, and of those the rules of High
+# confidence: ktime-direct's rewrites mean the same on every machine, and on
+# 6.12.118 the report modes of its High rules reported every change the
+# series makes with them and nothing else (tools/y2038 coccicheck).
+# ktime_get_ts64_scalar (Moderate: a _seconds() read may lag tv_sec by a
+# tick) reported 1 of its 6 changes there.  ktime-scalar's ktime_set also
+# reports sites it must leave to a human (64-bit operands): coccicheck would
+# find more than the series converts.
 UPSTREAM_CAMPAIGNS = ("ktime-direct",)
+UPSTREAM_CONFIDENCE = "High"
 # The header fields scripts/coccinelle rules carry; the others (Scope:,
 # Exclude:, Introduced:, Keywords:, Prefilter-regex:, Subject:, Sites:, ...)
 # drive the toolkit only.
@@ -66,8 +71,9 @@ def kernel_form(text: str) -> str:
 
 
 def upstream_rules(results: SeriesResults) -> List[str]:
-    """The rules of UPSTREAM_CAMPAIGNS that made a posted patch, in the catalogue's order."""
-    posted = {r for p in results.patches if p.campaign in UPSTREAM_CAMPAIGNS for r in p.rules}
+    """The rules of UPSTREAM_CAMPAIGNS of UPSTREAM_CONFIDENCE that made a posted patch, in the catalogue's order."""
+    posted = {r for p in results.patches if p.campaign in UPSTREAM_CAMPAIGNS for r in p.rules
+              if parse_rule(COCCI_DIR.parent / r).headers.get("Confidence") == UPSTREAM_CONFIDENCE}
     return sorted(posted, key=lambda r: (UPSTREAM_CAMPAIGNS.index(Path(r).parent.name), r))
 
 
@@ -80,8 +86,9 @@ def rule_message(rule: str, version: str, signoff) -> str:
     parsed = parse_rule(COCCI_DIR.parent / rule)
     campaign = covers.campaign_info(parsed.campaign)
     body = [covers.wrap(parsed.rationale),
-            covers.wrap(f"On Linux {version} the rule finds the sites that the clean-up patches \"{campaign['subject']}\" "
-                        f"convert, posted to their maintainers; with it, make coccicheck catches new ones.")]
+            covers.wrap(f"The clean-up patches \"{campaign['subject']}\" for Linux {version}, posted to their "
+                        f"maintainers, were made with this script's patch mode; in the tree, make coccicheck "
+                        f"catches new instances.")]
     trailer = f"\n\nSigned-off-by: {signoff}" if signoff else ""
     return f"coccinelle: api: add {Path(rule).stem} script\n\n" + "\n\n".join(body) + trailer + "\n"
 
@@ -90,14 +97,16 @@ def emit(tree, out: Path, results: SeriesResults, signoff, draft: bool) -> None:
     """out/coccinelle-rule/: one patch per upstream rule on the baseline, made
     by git format-patch, addressed per MAINTAINERS' Coccinelle entry."""
     rules = upstream_rules(results)
-    if not rules or not (tree.src / KERNEL_DIR).is_dir():
-        progress(f"no rule posting: {'no ' + KERNEL_DIR + ' in the tree' if rules else 'no posted site of '}"
-                 f"{'' if rules else ', '.join(UPSTREAM_CAMPAIGNS)}")
+    if not rules:
+        progress(f"no rule posting: no posted patch of {', '.join(UPSTREAM_CAMPAIGNS)}")
+        return
+    if not (tree.src / KERNEL_DIR).is_dir():
+        progress(f"no rule posting: the tree has no {KERNEL_DIR}")
         return
     found = Maintainers(tree).lookup(KERNEL_DIR)
     if found["subsystem"] != SECTION:
         raise Y2038Error(f"{KERNEL_DIR} is in MAINTAINERS section {found['subsystem']!r}, not {SECTION!r}")
-    to, cc = covers_addressees(found["recipients"])
+    to, cc = addressees(found["recipients"])
     identity = signoff or DEFAULT_SIGNOFF
     parent = tree.baseline
     for rule in rules:
@@ -116,21 +125,23 @@ def emit(tree, out: Path, results: SeriesResults, signoff, draft: bool) -> None:
     write_cover(folder, record, results)
 
 
-def covers_addressees(recipients) -> tuple:
+def addressees(recipients) -> tuple:
     """(To, Cc): the section's maintainers and supporters, then its lists."""
     to = [r["address"] for r in recipients if r["to"]]
     return to, [r["address"] for r in recipients if not r["to"] and r["address"] not in to]
 
 
 def blurb(record: dict, results: SeriesResults) -> str:
-    campaigns = [covers.campaign_info(c) for c in UPSTREAM_CAMPAIGNS]
-    lines = ["Semantic patches for scripts/coccinelle/api/, one per patch, in coccicheck's format (patch,",
-             "context, org and report modes).  They find the code that the clean-up patches",
-             *[f"\"{c['subject']}\"" for c in campaigns],
-             f"convert on Linux {results.version}, posted to the maintainers of that code with this",
-             "posting; with the scripts in the tree, make coccicheck catches new instances.", ""]
+    subjects = "; ".join(f"\"{covers.campaign_info(c)['subject']}\"" for c in UPSTREAM_CAMPAIGNS)
+    lines = [covers.wrap(f"Semantic patches for scripts/coccinelle/api/, one a patch, in coccicheck's format (patch, "
+                         f"context, org and report modes).  The clean-up patches {subjects} for Linux "
+                         f"{results.version}, posted to the maintainers of the code they change, were made with "
+                         f"their patch mode; in the tree, they let make coccicheck catch new instances."), ""]
     for r in record["rules"]:
-        lines.append(f"  {r['kernel_path']}: {parse_rule(COCCI_DIR.parent / r['rule']).rationale.splitlines()[0]}")
+        summary = parse_rule(COCCI_DIR.parent / r["rule"]).rationale.split("\n\n")[0]
+        lines.append(textwrap.fill(f"{Path(r['kernel_path']).name}: {' '.join(summary.split())}", 72,
+                                   initial_indent="  ", subsequent_indent="    ", break_long_words=False,
+                                   break_on_hyphens=False))
     posting = Posting(dir=FOLDER, tree=record["tree"], prefix="coccinelle: api", part=1, of=1,
                       route=[record["route"]], to=record["to"], cc=record["cc"],
                       patches=[r["patch"] for r in record["rules"]])
@@ -141,13 +152,14 @@ def check_section(record: dict) -> str:
     check = record.get("check")
     if not check:
         return CHECK_PLACEHOLDER
-    lines = [f"coccicheck verification (make coccicheck MODE=report COCCI=<script> M=<copy>, on copies of the "
-             f"{len(check['dirs'])} directories the series touches, before and after its patches):"]
+    lines = [covers.wrap(f"coccicheck verification (make coccicheck MODE=report COCCI=<script> M=<copy>, on "
+                         f"copies of the {len(check['dirs'])} directories the series touches, before and after "
+                         f"its patches):")]
     for r in record["rules"]:
         c = check["rules"][r["rule"]]
-        lines.append(f"  {Path(r['kernel_path']).name}: {c['verdict']}: before {sum(map(len, c['before'].values()))} "
-                     f"reports (the series converts {sum(c['expected'].values())} sites), after "
-                     f"{sum(map(len, c['after'].values()))}")
+        changes, before, after = (sum(map(len, c[k].values())) for k in ("changes", "before", "after"))
+        lines.append(f"  {Path(r['kernel_path']).name}: {c['verdict']}: {changes} change{'s' * (changes != 1)} in "
+                     f"the series, {before} report{'s' * (before != 1)} before, {after} after")
         lines += [f"    {problem}" for problem in c["problems"]]
     return "\n".join(lines)
 
@@ -156,18 +168,17 @@ def write_cover(folder: Path, record: dict, results: SeriesResults) -> None:
     cover = folder / covers.COVER_NAME
     text = cover.read_text()
     if covers.BLURB_HERE in text:
-        text = text.replace(covers.SUBJECT_HERE, "coccinelle: api: add the scripts of the ktime clean-ups")
+        subjects = "; ".join(covers.campaign_info(c)["subject"] for c in UPSTREAM_CAMPAIGNS)
+        text = text.replace(covers.SUBJECT_HERE, f"coccinelle: api: add the scripts to {subjects}")
         head, _, tail = text.partition(covers.BLURB_HERE)
     else:
         head, tail = covers.frame(text, len(record["rules"]), cover)
     cover.write_text(head + blurb(record, results) + tail)
 
 
-def posted_sites(tree, results: SeriesResults, rule: str) -> Dict[str, int]:
-    """{file: sites} the posted patches convert with rule (as the apply stage counted them)."""
-    counted = {r.path: r.files for c in Matches.read(tree.state).campaigns for r in c.rules}
-    files = {f for p in results.patches if rule in p.rules for f in p.files}
-    return {f: n for f, n in sorted(counted.get(rule, {}).items()) if f in files}
+def posted_removals(results: SeriesResults, rule: str) -> Dict[str, List[str]]:
+    """{file: the lines (stripped) the posted patches remove with rule}."""
+    return {f: lines for p in results.patches for f, lines in sorted(p.site_lines.get(rule, {}).items())}
 
 
 def copy_dirs(tree, dest: Path, dirs, content) -> None:
@@ -199,26 +210,29 @@ def coccicheck(tree, script: Path, copy: Path, scratch: Path, jobs: int) -> Dict
     return {f: sorted(lines) for f, lines in sorted(found.items())}
 
 
-def changed_lines(before: bytes, after: bytes) -> set:
-    """Line numbers (1-based) of before that after changes or removes."""
-    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
-    return {n + 1 for op, i1, i2, _, _ in matcher.get_opcodes() if op != "equal" for n in range(i1, i2)}
+def rule_changes(before: bytes, after: bytes, removed: List[str]) -> List[List[int]]:
+    """[first, last] line (1-based) of each run of lines of before that after
+    changes and that holds a line the rule removed: one change a reviewer sees."""
+    old = before.decode(errors="replace").splitlines()
+    matcher = difflib.SequenceMatcher(None, old, after.decode(errors="replace").splitlines(), autojunk=False)
+    texts = set(removed)
+    return [[i1 + 1, i2] for op, i1, i2, _, _ in matcher.get_opcodes()
+            if op != "equal" and any(line.strip() in texts for line in old[i1:i2])]
 
 
-def verdict(expected: Dict[str, int], before: Dict[str, List[int]], after: Dict[str, List[int]],
-            changed: Dict[str, set]) -> dict:
-    """exact: before, the reports are the sites the series converts (per
-    file as many, each on a line it changes); after, none."""
+def verdict(changes: Dict[str, List[List[int]]], before: Dict[str, List[int]], after: Dict[str, List[int]]) -> dict:
+    """exact: before, every change the series makes with the rule holds a
+    report and every report is in one; after the series, no report."""
     problems = []
-    for f in sorted(set(expected) | set(before)):
-        if len(before.get(f, [])) != expected.get(f, 0):
-            problems.append(f"{f}: {len(before.get(f, []))} reports before, {expected.get(f, 0)} sites converted")
-        off = [n for n in before.get(f, []) if n not in changed.get(f, set())]
-        if off:
-            problems.append(f"{f}: reported on lines the series does not change: {', '.join(map(str, off))}")
+    for f in sorted(set(changes) | set(before)):
+        lines, runs = before.get(f, []), changes.get(f, [])
+        problems += [f"{f}:{first}-{last}: changed by the series, not reported" for first, last in runs
+                     if not any(first <= n <= last for n in lines)]
+        problems += [f"{f}:{n}: reported, not changed by the series" for n in lines
+                     if not any(first <= n <= last for first, last in runs)]
     problems += [f"{f}: still reported after the series, lines {', '.join(map(str, lines))}"
                  for f, lines in after.items()]
-    return {"verdict": "exact" if not problems else "differs", "expected": expected, "before": before,
+    return {"verdict": "exact" if not problems else "differs", "changes": changes, "before": before,
             "after": after, "problems": problems}
 
 
@@ -240,8 +254,8 @@ def check_stage(tree, series_dir: Path, jobs: int) -> dict:
     if record["baseline"] != tree.baseline or results.baseline != tree.baseline:
         raise Y2038Error(f"{series_dir} was made for another baseline: run `tools/y2038 series` again")
     posted = {f: p for p in results.patches for f in p.files}
-    expected = {r["rule"]: posted_sites(tree, results, r["rule"]) for r in record["rules"]}
-    dirs = sorted({str(Path(f).parent) for sites in expected.values() for f in sites})
+    removals = {r["rule"]: posted_removals(results, r["rule"]) for r in record["rules"]}
+    dirs = sorted({str(Path(f).parent) for files in removals.values() for f in files})
     scratch = tree.state / "coccicheck"
 
     def baseline_of(relpath: str) -> bytes:
@@ -254,14 +268,14 @@ def check_stage(tree, series_dir: Path, jobs: int) -> dict:
 
     copy_dirs(tree, scratch / "before", dirs, baseline_of)
     copy_dirs(tree, scratch / "after", dirs, series_of)
-    changed = {f: changed_lines(baseline_of(f), series_of(f)) for f in posted}
     record["check"] = {"dirs": dirs, "rules": {}}
     for r in record["rules"]:
         started = time.monotonic()
         script = scratch / Path(r["kernel_path"]).name
         script.write_text(added_file((folder / r["patch"]).read_text()))
         before, after = (coccicheck(tree, script, scratch / side, scratch / "o", jobs) for side in ("before", "after"))
-        record["check"]["rules"][r["rule"]] = verdict(expected[r["rule"]], before, after, changed)
+        changes = {f: rule_changes(baseline_of(f), series_of(f), lines) for f, lines in removals[r["rule"]].items()}
+        record["check"]["rules"][r["rule"]] = verdict(changes, before, after)
         progress(f"{r['kernel_path']}: make coccicheck MODE=report twice on {len(dirs)} directories: "
                  f"{time.monotonic() - started:.0f} s")
     write_json(folder / RECORD, record)
