@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .engine import apply, rules
 from .verification import fix_proofs, boot, build, module_verify
-from .posting import compare, hazards, report, series
+from .posting import coccicheck_rule, compare, hazards, report, series
 from .outoftree import convert, kernel_versions
 from . import deps, tree
 from .common import Y2038Error
@@ -99,6 +99,10 @@ def add_verification_commands(sub) -> None:
                     help="boot the pristine kernel too: only when the patched one fails something (auto, the "
                          "default: it tells a regression from a known failure), always, or never")
     with_compiles(with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order")))))
+    sp = with_series_dir(with_tree(sub.add_parser(
+        "coccicheck", help="make coccicheck MODE=report with each rule of the series' coccinelle-rule/ posting, "
+                           "before and after the series, on copies of the directories it touches")))
+    sp.add_argument("--jobs", type=int, default=os.cpu_count(), help="coccicheck's J=")
 
 
 def add_review_commands(sub) -> None:
@@ -194,6 +198,13 @@ def prove_fixes(t, out: Path, jobs: int) -> bool:
     return fix_proofs.all_proven(proven)
 
 
+def cmd_coccicheck(args) -> int:
+    t = tree.load(args.kver)
+    record = coccicheck_rule.check_stage(t, series.series_dir(t, args.out), args.jobs)
+    print(coccicheck_rule.check_section(record))
+    return OK if all(c["verdict"] == "exact" for c in record["check"]["rules"].values()) else FAILED
+
+
 def cmd_report(args) -> int:
     out = Path(args.out) if args.out else series.series_dir(tree.load(args.kver))
     html_path, md_path = report.report_stage(out)
@@ -250,7 +261,7 @@ def cmd_run(args) -> int:
 
 COMMANDS = {"deps": cmd_deps, "tree": cmd_tree, "apply": cmd_apply, "hazards": cmd_hazards, "series": cmd_series,
             "build": cmd_build, "boot": cmd_boot, "report": cmd_report, "compare": cmd_compare,
-            "convert": cmd_convert, "run": cmd_run}
+            "convert": cmd_convert, "run": cmd_run, "coccicheck": cmd_coccicheck}
 
 
 def main(argv=None) -> int:

@@ -364,6 +364,7 @@ class SeriesResults(Record):
     unverified: Optional[List[str]] = None  # patches taken out of the postings, with the reason
     fix_proofs: Optional[Dict[str, FixProof]] = None  # per fix patch (Patch.name)
     held: Optional[List[HeldCleanup]] = None  # clean-ups not posted: their trees take none
+    base: Optional[Dict[str, str]] = None  # what the baseline is (tree.Tree.base): "kind" tarball, git or dir
 
     @classmethod
     def read(cls, series_dir: Path, redoing: Optional[str] = None) -> "SeriesResults":

@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Tree stage: the packaged kernel source, unpacked once, as a git baseline.
+"""Tree stage: the kernel source as a git baseline.
 
+A tarball (Debian's linux-source-X.Y) is unpacked once and committed, as
+it is, in a separate git dir: a local baseline no upstream tree has.  A
+git checkout (a maintainer's tree, linux-next) is used in its own history:
+its HEAD is the baseline, a commit anyone can fetch, checked out in the
+work dir by a git dir that borrows the checkout's objects (alternates), so
+the user's branch, index and work tree are never written.
 Writes <work>/<key>/tree.json, which every later stage reads.
 """
 import os
@@ -25,6 +31,11 @@ class Tree:
         self.state = Path(info["state"])
         self.version = info["version"]
         self.baseline = info["baseline"]
+        # what the baseline is, for the cover letters: {"kind", ...}; a tree.json
+        # written before it was recorded is a tarball's or a directory's
+        self.base = info.get("base") or (
+            {"kind": "tarball", "package": tarball_name(Path(info["source"]))} if info.get("kind") == "tarball"
+            else {"kind": "dir"})
 
     def files_with_tokens(self, tokens, globs) -> dict:
         """{token: set of files holding it as a word}, by one git grep."""
@@ -58,12 +69,10 @@ def resolve(kver: str):
         return f"linux-source-{kver}", "tarball", path
     path = Path(kver).resolve()
     if path.is_dir():
-        return f"dir-{path.name}-{digest_stream([str(path).encode()])[:8]}", "dir", path
+        kind = "git" if checkout_head(path) else "dir"
+        return f"{kind}-{path.name}-{digest_stream([str(path).encode()])[:8]}", kind, path
     if path.is_file() and path.name.endswith(TARBALL_SUFFIXES):
-        name = path.name
-        for suffix in TARBALL_SUFFIXES:
-            name = name.removesuffix(suffix)
-        return name, "tarball", path
+        return tarball_name(path), "tarball", path
     if not path.exists():
         raise Y2038Error(f"{kver}: no such kernel version, tarball or directory")
     raise Y2038Error(f"{kver}: not a kernel version (like 6.1), a .tar.xz tarball or a directory")
@@ -89,12 +98,31 @@ def kernel_version(src: Path) -> str:
     return version + fields.get("EXTRAVERSION", "")
 
 
+def user_git(checkout: Path, *args, check=True):
+    """git in the user's own checkout, read only; none of the caller's GIT_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
+    return run(["git", "-C", str(checkout), *args], env=env, check=check)
+
+
+def checkout_head(path: Path) -> str:
+    """The HEAD commit of path when path is the top of a git work tree with a commit, else ''."""
+    top = user_git(path, "rev-parse", "--show-toplevel", check=False)
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != path:
+        return ""
+    head = user_git(path, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
+    return head.stdout.strip() if head.returncode == 0 else ""
+
+
 def fingerprint(kind: str, path: Path) -> str:
-    """The source's identity: a tarball's content; a directory's file names,
-    sizes and modification times (reading a whole tree would take longer than
-    the stage it saves)."""
+    """The source's identity: a tarball's content; a git checkout's HEAD
+    (the baseline is the commit, not the files as they are); a directory's
+    file names, sizes and modification times (reading a whole tree would
+    take longer than the stage it saves)."""
     if kind == "tarball":
         return file_digest(path)
+    if kind == "git":
+        return checkout_head(path)
     return digest_stream(f"{root}/{name} {st.st_size} {st.st_mtime_ns}\n".encode()
                          for root, name, st in directory_entries(path))
 
@@ -123,28 +151,33 @@ def unpack(tarball: Path, dest: Path) -> Path:
 
 
 def prepare(kver: str) -> Tree:
-    """Unpack (or reuse) the tree and make its baseline commit."""
+    """Unpack (or reuse) the tree and make its baseline commit; a git
+    checkout's baseline is its HEAD."""
     key, kind, path = resolve(kver)
     state = work_dir() / key
     state.mkdir(parents=True, exist_ok=True)
     info_path = state / "tree.json"
-    print_name = f"{kind} {path}"
     fp = fingerprint(kind, path)
     if info_path.exists():
         info = read_json(info_path, "tree")
         if info.get("fingerprint") == fp and Path(info["git_dir"]).is_dir() and Path(info["src"]).is_dir():
-            progress(f"reusing {info['src']} (Linux {info['version']}, {print_name} unchanged)")
+            progress(f"reusing {info['src']} (Linux {info['version']}, {kind} {path} unchanged)")
             return Tree(info)
-    if kind == "tarball":
-        src = unpack(path, state / "unpacked")
-    else:
-        src = path
+    info = borrow_checkout(path, state, fp) if kind == "git" else commit_baseline(kind, path, state, fp)
+    write_json(info_path, info)
+    return Tree(info)
+
+
+def commit_baseline(kind: str, path: Path, state: Path, fp: str) -> dict:
+    """A tarball (unpacked) or a directory committed as it is in a separate git dir: the tree's info."""
+    src = unpack(path, state / "unpacked") if kind == "tarball" else path
     version = kernel_version(src)
     git_dir = state / "git"
     if git_dir.exists():
         shutil.rmtree(git_dir)
+    base = {"kind": kind, "package": tarball_name(path)} if kind == "tarball" else {"kind": kind}
     info = {"source": str(path), "kind": kind, "fingerprint": fp, "src": str(src),
-            "git_dir": str(git_dir), "state": str(state), "version": version, "baseline": None}
+            "git_dir": str(git_dir), "state": str(state), "version": version, "baseline": None, "base": base}
     tree = Tree(info)
     progress(f"recording the pristine Linux {version} as the baseline commit (about a minute)")
     tree.git("init", "-q")
@@ -152,8 +185,53 @@ def prepare(kver: str) -> Tree:
     tree.git("add", "-A", "-f")
     tree.git("commit", "-q", "--no-verify", "-m", f"Linux {version}\n\nPristine {path.name}.")
     info["baseline"] = tree.git("rev-parse", "HEAD").stdout.strip()
-    write_json(info_path, info)
-    return Tree(info)
+    return info
+
+
+def tarball_name(path: Path) -> str:
+    """linux-source-6.1 of /usr/src/linux-source-6.1.tar.xz."""
+    name = path.name
+    for suffix in TARBALL_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return name
+
+
+def borrow_checkout(checkout: Path, state: Path, head: str) -> dict:
+    """The checkout's HEAD, checked out in <state>/checkout by the git dir
+    <state>/git, which reads the checkout's objects through alternates and
+    writes its own: the user's repository is only read.  The tree's info."""
+    src, git_dir = state / "checkout", state / "git"
+    info = {"source": str(checkout), "kind": "git", "fingerprint": head, "src": str(src),
+            "git_dir": str(git_dir), "state": str(state), "version": "", "baseline": head,
+            "base": {"kind": "git", **checkout_names(checkout)}}
+    tree = Tree(info)
+    src.mkdir(parents=True, exist_ok=True)
+    if not (git_dir / "objects").is_dir():
+        tree.git("init", "-q")
+    objects, shallow = (Path(user_git(checkout, "rev-parse", "--path-format=absolute", "--git-path", name)
+                             .stdout.strip()) for name in ("objects", "shallow"))
+    (git_dir / "objects" / "info" / "alternates").write_text(f"{objects}\n")
+    if shallow.exists():  # a shallow clone: its history ends where the user's does
+        shutil.copyfile(shallow, git_dir / "shallow")
+    progress(f"checking out HEAD {head[:12]} of {checkout} as the baseline, in {src}")
+    tree.git("checkout", "-q", "-f", "--detach", head)
+    tree.git("clean", "-q", "-f", "-d", "-x")
+    info["version"] = kernel_version(src)
+    return info
+
+
+def checkout_names(checkout: Path) -> dict:
+    """What a reader can fetch the baseline by: `git describe` of HEAD (a
+    tag such as next-20261204 or v6.13-rc1-42-g<commit>) and, when the
+    branch tracks one, the upstream repository and branch."""
+    names = {"describe": user_git(checkout, "describe", "--tags", "--always", "--abbrev=12", "HEAD").stdout.strip()}
+    upstream = user_git(checkout, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}", check=False)
+    remote, _, branch = upstream.stdout.strip().partition("/")
+    if upstream.returncode == 0 and branch:
+        url = user_git(checkout, "remote", "get-url", remote, check=False)
+        if url.returncode == 0:
+            names["upstream"] = f"{url.stdout.strip()} {branch}"
+    return names
 
 
 def load(kver: str) -> Tree:

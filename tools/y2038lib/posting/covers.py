@@ -247,11 +247,37 @@ def fix_proof_section(results: SeriesResults, patches) -> str:
     return "\n".join(lines)
 
 
+def base_section(results: SeriesResults, posting: Posting) -> str:
+    """What base-commit: is: a commit of the maintainer's tree when the
+    series was made on a git checkout; else a local commit of Debian's
+    tarball (or of a directory), with the one command that makes the
+    posting again on a checkout of the maintainer's tree."""
+    tarball = re.fullmatch(r"(.+?)\.(tar(\.\w+)?|tgz)", results.source)  # a results.json without base
+    base = results.base or ({"kind": "tarball", "package": tarball.group(1)} if tarball else {"kind": "dir"})
+    if base["kind"] == "git":
+        upstream = f", the head of {base['upstream']}" if base.get("upstream") else ""
+        return wrap(f"Base: {base['describe']}{upstream} (base-commit: below).")
+    if base["kind"] == "tarball":
+        release = results.version.split(".")
+        made_from = (f"Debian's {base['package']} (Linux {results.version}"
+                     + (f", stable point release {release[2]}" if len(release) > 2 else "") + ")")
+    else:
+        made_from = f"the directory {results.source} (Linux {results.version})"
+    target, checkout = posting.tree or "linux-next", posting_rules.slug(posting.tree) if posting.tree else "linux-next"
+    stable = re.search(r"\b(\d+\.\d+)\]?$", posting.mail_prefix or "")  # [PATCH 6.1]: a fix for a stable tree
+    if stable:
+        target, checkout = f"the stable tree's linux-{stable.group(1)}.y", f"linux-{stable.group(1)}.y"
+    return (wrap(f"Base: {made_from}, committed locally: base-commit: below is that local commit, which no "
+                 f"upstream tree has.  To post it, make this posting again on a git checkout of "
+                 f"{target} (base-commit: is then its HEAD):")
+            + f"\n\n  make series KVER=/path/to/{checkout} SIGNOFF='Name <email>'")
+
+
 def blurb(results: SeriesResults, posting: Posting) -> str:
     """The text of a posting's cover letter, between the header and git's shortlog."""
     patches = results.patches_of(posting)
-    paragraphs = ["\n".join(intro(results, posting, patches)), build_section(results, patches),
-                  boot_section(results, patches)]
+    paragraphs = ["\n".join(intro(results, posting, patches)), base_section(results, posting),
+                  build_section(results, patches), boot_section(results, patches)]
     if posting.fix:
         paragraphs.append(fix_proof_section(results, patches))
     if results.compare:

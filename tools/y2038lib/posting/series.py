@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, List, Tuple, Type
 
-from . import covers, fixes, posting_rules
+from . import coccicheck_rule, covers, fixes, posting_rules
 from .covers import campaign_info
 from .messages import commit_message, rewrites
 from ..engine.apply import commit_contents
@@ -211,6 +211,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     commit_postings(tree, postings, signoff)
     results = write_postings(tree, out, postings, [c.name for c in matches.campaigns], signoff, draft)
     results.held = held or None
+    coccicheck_rule.emit(tree, out, results, signoff, draft)  # the rules themselves, for scripts/coccinelle
     if (tree.state / Hazards.NAME).exists():
         report = Hazards.read(tree.state)
         if report.baseline == tree.baseline:
@@ -258,7 +259,8 @@ def write_postings(tree, out: Path, postings, campaigns, signoff, draft: bool) -
         shutil.rmtree(out)
     out.mkdir(parents=True)
     results = SeriesResults(version=tree.version, baseline=tree.baseline, draft=draft,
-                            source=Path(tree.info["source"]).name, campaigns=campaigns, postings=[], patches=[])
+                            source=Path(tree.info["source"]).name, campaigns=campaigns, postings=[], patches=[],
+                            base=tree.base)
     for posting in postings:
         slug = posting["dir"]
         to, cc = addressees(posting["groups"])
