@@ -17,6 +17,7 @@ class SubjectPrefixes(unittest.TestCase):
         "drivers/input/keyboard/adp5588-keys.c": "Input: adp5588-keys -",
         "drivers/input/input.c": "Input",
         "drivers/md/dm-stats.c": "dm stats",
+        "drivers/dma/dmatest.c": "dmaengine: dmatest",
         "drivers/iommu/intel/dmar.c": "iommu/vt-d",
         "arch/mips/kvm/emulate.c": "KVM: MIPS",
         "arch/riscv/kvm/vcpu_timer.c": "RISC-V: KVM",

@@ -97,6 +97,7 @@ PREFIXES = [
     ("drivers/gpu/drm/panel/", "drm/panel: {drv}"),
     ("drivers/gpu/drm/", "drm/{1}"),
     ("drivers/dma-buf/", "dma-buf: {drv}"),
+    ("drivers/dma/", "dmaengine: {drv}"),  # not the directory's name: the subsystem's
     ("drivers/media/rc/", "media: rc: {drv}"),
     ("drivers/media/", "media: {dir}"),
     # input, iio, usb, misc drivers
