@@ -176,9 +176,21 @@ def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
         body = [line for line in rule.body if not line.lstrip().startswith("//")]
         for position in dropped:
             body = [re.sub(rf"@{position}\b", "", line) for line in body]
-        metavars = [wrapped for line in metavars for wrapped in wrap_declaration(line)]
+        metavars = [wrapped for line in declarations(metavars) for wrapped in wrap_declaration(line)]
         parts.append("\n".join([rule_header(rule), *metavars, "@@", *body]))
     return "\n\n".join(parts)
+
+
+def declarations(lines: List[str]) -> List[str]:
+    """Metavariable lines as whole declarations, one a line (a declaration
+    the rule file spread over lines joined, its spacing collapsed), so that
+    wrapping them gives one layout."""
+    joined = [""]
+    for line in lines:
+        joined[-1] = f"{joined[-1]} {line.strip()}".strip()
+        if joined[-1].endswith(";"):
+            joined.append("")
+    return [d for d in joined if d]
 
 
 def wrap_declaration(line: str, width: int = 75) -> List[str]:
