@@ -11,7 +11,7 @@ IDENTITY = $(if $(SIGNOFF),--signoff "$(SIGNOFF)",--draft)
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare hazard-recall convert legacy-patch test test-rules lint check-dkms bench
+.PHONY: help deps run tree apply hazards series build boot report compare coccicheck hazard-recall convert legacy-patch test test-rules lint check-dkms bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -24,6 +24,9 @@ help:
 	@echo "  make deps               install missing Debian packages (apt-get, as root)"
 	@echo "  make tree|apply|hazards|series|build|boot|report  one stage (see tools/y2038 --help)"
 	@echo "  make compare OLD=6.1 NEW=6.12  sites gone upstream / kept / new, patches mapped across versions"
+	@echo "  make coccicheck         the series' coccinelle-rule/ posting (its rules in scripts/coccinelle/api/"
+	@echo "                         form) checked by make coccicheck MODE=report: every site the series"
+	@echo "                         converts reported before it, none after"
 	@echo "  make hazard-recall            what the 6.1 hazard report flags of the 32-bit seconds 6.12 widened -> docs/hazard-recall.md"
 	@echo "  make convert DIR=d OUT=o  the whole catalogue on out-of-tree code: d is read, o gets the"
 	@echo "                         converted copy, y2038-convert.patch and y2038-convert.txt (what is left)"
@@ -81,6 +84,10 @@ boot: deps
 
 report:
 	$(Y2038) report --kver $(KVER)
+
+# the coccinelle-rule/ posting's rules run by the tree's own make coccicheck, before and after the series
+coccicheck:
+	$(Y2038) coccicheck --kver $(KVER) $(JOBS_ARG)
 
 OLD ?= 6.1
 NEW ?= 6.12
