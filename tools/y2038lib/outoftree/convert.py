@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
-from . import api_availability, compat_fallbacks, driver_types, kernel_versions
+from . import api_availability, build_units, compat_fallbacks, driver_types, kernel_versions
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
 
@@ -127,11 +127,14 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     progress(f"kernels supported: {kernel_range.text()}")
     applier = Applier(source, jobs, timeout, use_scope=False)
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
-    applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
+    modules = build_units.ModuleRanges(source.src, project, min_kernel, max_kernel)
+    applier.site_filter = modules.site_filter(
+        lambda module_range: api_availability.SiteFilter(project, module_range, histories, fallbacks), kernel_range)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report: Dict[str, Any] = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
                           "text": kernel_range.text()},
+              "modules": modules.report(),
               "problems": [], "compat": drop_compat_branches(applier, project, kernel_range, texts)
               if min_kernel else {"branches_dropped": 0, "files": {}}}
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
@@ -524,7 +527,8 @@ def report_text(report: dict) -> str:
         for rec in entry["rules"]:
             if rec["sites"]:
                 lines.append(f"  {rec['path']}: {rec['sites']} sites in {', '.join(sorted(rec['files']))}")
-    sections = [("Problems (the file keeps its last good content for that rule)", "problems", "none"),
+    sections = [("Modules (from the build files) and the kernels each supports", "modules", "none"),
+                ("Problems (the file keeps its last good content for that rule)", "problems", "none"),
                 ("Compile-free check: a kernel of the range would compile a name it lacks",
                  "version_check", "none"),
                 ("Kept as written for the older kernels that compile it", "kept_for_older_kernels", "nothing"),
