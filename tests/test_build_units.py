@@ -6,8 +6,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib.outoftree import build_units, kernel_versions
+import helpers
+
+helpers.put_tools_on_path()
+from y2038lib.outoftree import build_units, kernel_versions  # noqa: E402
 
 OLD_HEADER = """#include <linux/version.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 4, 0)
