@@ -2,6 +2,7 @@
 """build_units: the modules a directory builds (Kbuild/Makefile, dkms.conf)
 and the kernel range of each file read from its own module's conditionals
 only (planted trees written here)."""
+import json
 import tempfile
 import unittest
 from pathlib import Path
@@ -129,3 +130,65 @@ class RangePerModule(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+OLD_MODULE_C = """#include <linux/version.h>
+#include <linux/time.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 20)
+#define OLD_KERNEL 1
+#endif
+
+long old_stamp(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""
+NEW_MODULE_C = """#include <linux/time.h>
+
+long new_stamp(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""
+
+
+class ConvertPerModule(unittest.TestCase):
+    """convert on a folder of two modules: the one whose conditionals reach
+    2.6.20 gets the compat header, the one with none is converted for the
+    packaged kernel alone, and the report lists both with their ranges."""
+
+    def test_each_module_its_own_range(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, out = Path(tmp) / "src", Path(tmp) / "out"
+            plant(src, {"Kbuild": "obj-m += oldmod.o newmod.o\n", "oldmod.c": OLD_MODULE_C,
+                        "newmod.c": NEW_MODULE_C})
+            proc = helpers.run_cli("convert", str(src), "--out", str(out), "--campaign", "legacy-time-api")
+            self.assertIn(proc.returncode, (0, 3), proc.stdout + proc.stderr)
+            new, old = (out / "newmod.c").read_text(), (out / "oldmod.c").read_text()
+            self.assertIn("ktime_get_real_ts64", new)
+            self.assertNotIn("y2038-compat.h", new)  # its module supports 6.12 only
+            self.assertIn("ktime_get_real_ts64", old)
+            self.assertIn('#include "y2038-compat.h"', old)  # kernels before 2.6.20: the fallback
+            report = (out / "y2038-convert.txt").read_text()
+            self.assertIn("Modules (from the build files) and the kernels each supports (2):", report)
+            self.assertIn("  oldmod (Kbuild): 2.6.19 to 6.12 (its conditionals test versions down to 2.6.20", report)
+            self.assertIn("  newmod (Kbuild): 6.12 to 6.12 (no version conditional", report)
+
+    def test_without_compat_header_only_the_old_module_waits(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, out = Path(tmp) / "src", Path(tmp) / "out"
+            plant(src, {"Kbuild": "obj-m += oldmod.o newmod.o\n", "oldmod.c": OLD_MODULE_C,
+                        "newmod.c": NEW_MODULE_C})
+            proc = helpers.run_cli("convert", str(src), "--out", str(out), "--campaign", "legacy-time-api",
+                                   "--no-compat-header")
+            self.assertIn(proc.returncode, (0, 3), proc.stdout + proc.stderr)
+            self.assertIn("ktime_get_real_ts64", (out / "newmod.c").read_text())  # the folder's 2.6.19 is not its
+            self.assertIn("do_gettimeofday(&tv);", (out / "oldmod.c").read_text())
+            self.assertIn("oldmod.c:", "\n".join(json.loads((out / "y2038-convert.json").read_text())
+                                                 ["needs_newer_kernel"]))

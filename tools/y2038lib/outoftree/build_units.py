@@ -184,9 +184,9 @@ class ModuleRanges:
                 if known is None or unit_range.lo < known.lo:
                     self.of_file[relpath] = unit_range
 
-    def widest(self, fallback: kv.KernelRange) -> kv.KernelRange:
-        """The range every file's is inside (fallback when there is no file)."""
-        return min(self.ranges, key=lambda r: r.lo, default=fallback)
+    def range_of(self, relpath: str, default: kv.KernelRange) -> kv.KernelRange:
+        """The file's range (default: a file no module knows, e.g. a new one)."""
+        return self.of_file.get(relpath, default)
 
     def report(self) -> List[str]:
         """A line per module: its name, build file, range and files."""
@@ -199,7 +199,7 @@ class ModuleRanges:
         filters: Dict[int, object] = {}
 
         def of(relpath: str):
-            file_range = self.of_file.get(relpath, default)
+            file_range = self.range_of(relpath, default)
             if id(file_range) not in filters:
                 filters[id(file_range)] = make_filter(file_range)
             return filters[id(file_range)]

@@ -142,7 +142,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
                                                                             kernel_range, fallbacks))
     report["shims"] = compat_shims(applier, texts, kernel_range, histories)
-    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report)
+    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report, modules)
     write_whole(out, lambda scratch: write_out(scratch, context, fallbacks, jobs, timeout))
     return report
 
@@ -212,6 +212,7 @@ class Conversion:
     kernel_range: kernel_versions.KernelRange
     texts: dict  # the original .c/.h files
     report: dict  # filled in as OUT is written
+    modules: Optional[build_units.ModuleRanges] = None  # each file's range, from its module
 
 
 def write_whole(out: Path, fill) -> None:
@@ -241,7 +242,9 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
         changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
     for relpath in unbalanced_by_rules(conv, changed):
         del changed[relpath]  # the original, as it was: never a file the preprocessor refuses
-    report["compat_header"] = add_compat_header(changed, source, conv.kernel_range, fallbacks)
+    range_of = conv.modules.range_of if conv.modules else lambda relpath, default: default
+    report["compat_header"] = add_compat_header(changed, source,
+                                                lambda relpath: range_of(relpath, conv.kernel_range), fallbacks)
     for relpath, content in changed.items():
         (scratch / relpath).write_bytes(content)
     left, hazards = still_left(conv, scratch, jobs, timeout)
@@ -433,13 +436,13 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dic
     return {"converted": converted, "kept": kept, "files": sorted(new), "sites": sites}
 
 
-def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
-    """Where converted files use a name that some kernel of the range
-    lacks, y2038-compat.h (its fallbacks) is added to the directory and
-    included by them."""
+def add_compat_header(changed: dict, source, range_of, fallbacks) -> dict:
+    """Where converted files use a name that some kernel of their range
+    (range_of(relpath)) lacks, y2038-compat.h (its fallbacks) is added to
+    the directory and included by them."""
     users = {}
     for relpath, content in changed.items():
-        names = compat_fallbacks.needed(content.decode(errors="replace"), kernel_range, fallbacks)
+        names = compat_fallbacks.needed(content.decode(errors="replace"), range_of(relpath), fallbacks)
         if names:
             users[relpath] = names
     if not users:
