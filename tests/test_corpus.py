@@ -94,7 +94,7 @@ class Score(unittest.TestCase):
             self.assertEqual((crash["left_min"], crash["failed"], crash["tracebacks"]), (2, [1, 1], 2))
             table = corpus.table(results, "4.19")
             self.assertIn("| working | 2 | 4 | 3 | 3 | 25% / 25% | 2 | 2 | 2 |", table)
-            self.assertEqual(json.loads((root / "scores.json").read_text()), results)
+            self.assertEqual(json.loads((root / "scores-all.json").read_text()), results)
 
 
 if __name__ == "__main__":

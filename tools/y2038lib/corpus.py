@@ -215,12 +215,13 @@ def per_module(results: List[dict]) -> str:
                      + (f", {r['tracebacks']} tracebacks" if r["tracebacks"] else "") for r in results)
 
 
-def score(modules: List[Module], min_kernel: str, jobs: int) -> List[dict]:
+def score(modules: List[Module], min_kernel: str, jobs: int, label: str = "all") -> List[dict]:
+    """Each module scored; the figures also in CORPUS_DIR/scores-<label>.json."""
     results = []
     for m in modules:
         print(f"corpus: {m.name} ({m.half})", file=sys.stderr, flush=True)
         results.append(score_module(m, min_kernel, jobs))
-    (corpus_dir() / "scores.json").write_text(json.dumps(results, indent=1) + "\n")
+    (corpus_dir() / f"scores-{label}.json").write_text(json.dumps(results, indent=1) + "\n")
     return results
 
 
@@ -256,7 +257,7 @@ def main(argv: List[str]) -> int:
     gathered = {p.name for p in (corpus_dir() / "src").iterdir()}
     chosen = [m for m in modules if m.name in gathered and (not args.half or m.half == args.half)
               and (not args.only or re.search(args.only, m.name))]
-    results = score(chosen, args.min_kernel, args.jobs)
+    results = score(chosen, args.min_kernel, args.jobs, args.half or "all")
     print(per_module(results))
     print(table(results, args.min_kernel))
     return 1 if failed else 0
