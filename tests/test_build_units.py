@@ -48,7 +48,7 @@ class Units(unittest.TestCase):
     def test_kbuild_composite_and_single_objects(self):
         units = self.units({
             "Kbuild": "obj-m += drv.o\nobj-$(CONFIG_X) += alone.o\n"
-                      "drv-objs := core.o \\\n\tsub/io.o\n# obj-m += commented.o\n",
+                      "drv-objs := core.o \\\n\t$(src)/sub/io.o\n# obj-m += commented.o\n",
             "core.c": '#include "core.h"\n', "core.h": '#include "sub/regs.h"\n', "sub/regs.h": "",
             "sub/io.c": "", "alone.c": "", "commented.c": "", "stray.h": ""})
         self.assertEqual(units["drv"].files, ["core.c", "sub/io.c", "core.h", "sub/regs.h"])

@@ -65,7 +65,7 @@ def expand(text: str, variables: Dict[str, List[str]], depth: int = 0) -> str:
         return text
     def value(m):
         name = m.group(1)
-        if name == "src" or name == "srctree":
+        if name in ("src", "obj", "srctree"):
             return "."
         return " ".join(expand(v, variables, depth + 1) for v in variables.get(name, []))
     return VARIABLE.sub(value, text)
