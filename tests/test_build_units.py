@@ -192,3 +192,19 @@ class ConvertPerModule(unittest.TestCase):
             self.assertIn("do_gettimeofday(&tv);", (out / "oldmod.c").read_text())
             self.assertIn("oldmod.c:", "\n".join(json.loads((out / "y2038-convert.json").read_text())
                                                  ["needs_newer_kernel"]))
+
+    def test_whole_driver_pass_per_module(self):
+        """A driver's own struct field converts with its uses when its
+        module's range allows, though another module of the folder tests 2.6.20."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src, out = Path(tmp) / "src", Path(tmp) / "out"
+            plant(src, {"Kbuild": "obj-m += oldmod.o drv.o\n", "oldmod.c": OLD_MODULE_C,
+                        "drv.h": "#include <linux/time.h>\nstruct drv_state {\n\tstruct timeval stamp;\n\tint n;\n};\n",
+                        "drv.c": '#include "drv.h"\n\nvoid drv_mark(struct drv_state *d)\n{\n'
+                                 "\tdo_gettimeofday(&d->stamp);\n}\n\nlong drv_age(struct drv_state *d)\n{\n"
+                                 "\treturn d->stamp.tv_sec;\n}\n"})
+            proc = helpers.run_cli("convert", str(src), "--out", str(out), "--campaign", "legacy-time-api",
+                                   "--no-compat-header")
+            self.assertIn(proc.returncode, (0, 3), proc.stdout + proc.stderr)
+            self.assertIn("struct timespec64 stamp;", (out / "drv.h").read_text())
+            self.assertIn("ktime_get_real_ts64(&d->stamp);", (out / "drv.c").read_text())

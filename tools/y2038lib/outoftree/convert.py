@@ -140,7 +140,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
     run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
-                                                                            kernel_range, fallbacks))
+                                                                            kernel_range, fallbacks, modules))
     report["shims"] = compat_shims(applier, texts, kernel_range, histories)
     context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report, modules)
     write_whole(out, lambda scratch: write_out(scratch, context, fallbacks, jobs, timeout))
@@ -406,23 +406,25 @@ WHOLE_DRIVER_HISTORY = api_availability.RuleHistory(api_availability.history(dri
                                                     api_availability.history(driver_types.REMOVED), False)
 
 
-def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dict:
+def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, modules=None) -> dict:
     """The driver's own struct timespec/timeval declarations with all their
-    uses across the directory (driver_types), where the kernel range allows."""
+    uses across the directory (driver_types), where the kernel range allows
+    (each file's own module's range, with modules: build_units)."""
     texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
     introduced = api_availability.history(driver_types.INTRODUCED)
     gone = min(api_availability.history(driver_types.REMOVED).values())
-    samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
     versions: Dict[str, Optional[kernel_versions.SourceVersions]] = {}
 
     def allowed(relpath, line, new) -> bool:
+        file_range = modules.range_of(relpath, kernel_range) if modules else kernel_range
         if relpath not in versions:
+            samples = kernel_versions.samples_for(project.tested, file_range.lo, file_range.hi)
             try:
                 versions[relpath] = kernel_versions.SourceVersions(texts[relpath], project.evaluator, samples)
             except kernel_versions.ConditionalError:
                 versions[relpath] = None
         file_versions = versions[relpath]
-        kernels = file_versions.kernels(line) if file_versions else (kernel_range.lo, kernel_range.hi)
+        kernels = file_versions.kernels(line) if file_versions else (file_range.lo, file_range.hi)
         needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced and n not in fallbacks]
                     or [0])
         return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
