@@ -50,12 +50,13 @@ class Units(unittest.TestCase):
             "Kbuild": "obj-m += drv.o\nobj-$(CONFIG_X) += alone.o\n"
                       "drv-objs := core.o \\\n\t$(src)/sub/io.o\n# obj-m += commented.o\n",
             "core.c": '#include "core.h"\n', "core.h": '#include "sub/regs.h"\n', "sub/regs.h": "",
-            "sub/io.c": "", "alone.c": "", "commented.c": "", "stray.h": ""})
+            "sub/io.c": "", "alone.c": "", "commented.c": '#include "loose.h"\n', "loose.h": "", "stray.h": ""})
         self.assertEqual(units["drv"].files, ["core.c", "sub/io.c", "core.h", "sub/regs.h"])
         self.assertEqual(units["drv"].defined_in, "Kbuild")
         self.assertEqual(units["alone"].files, ["alone.c"])
-        # what no build file compiles is a unit alone
-        self.assertEqual(units["commented.c"].files, ["commented.c"])
+        # what no build file compiles is a unit alone, with what it includes
+        self.assertEqual(units["commented.c"].files, ["commented.c", "loose.h"])
+        self.assertNotIn("loose.h", units)
         self.assertEqual(units["stray.h"].defined_in, "")
 
     def test_make_variables_expanded(self):

@@ -15,7 +15,8 @@ Read:
 
 A unit's files are its .c files and the headers they include from the
 directory (`#include "x.h"`, found beside the includer or anywhere in the
-directory by name, transitively).  A file no unit compiles is a unit alone.
+directory by name, transitively).  A .c file no unit compiles is a unit
+alone with the headers it includes; a header nothing includes is alone.
 A header several units include takes the widest range of them.
 """
 import re
@@ -156,7 +157,8 @@ def included_headers(first: List[str], texts: Dict[str, str]) -> List[str]:
 
 def find_units(root: Path, texts: Dict[str, str]) -> List[Unit]:
     """Every unit of the directory: Kbuild/Makefile ones, dkms.conf ones,
-    then each file no unit compiles, alone.  texts: {relpath: text} of the
+    then each .c file no unit compiles (with its headers), then each header
+    nothing includes.  texts: {relpath: text} of the
     .c and .h files."""
     known = set(texts)
     units: List[Unit] = []
@@ -164,6 +166,8 @@ def find_units(root: Path, texts: Dict[str, str]) -> List[Unit]:
         units += kbuild_units(root, build_file, known)
     for conf in sorted(root.rglob("dkms.conf")):
         units += dkms_units(root, conf, units, known)
+    compiled = {f for u in units for f in u.files}
+    units += [Unit(relpath, "", [relpath]) for relpath in sorted(known - compiled) if relpath.endswith(".c")]
     for unit in units:
         unit.files += included_headers(unit.files, texts)
     grouped = {f for u in units for f in u.files}
