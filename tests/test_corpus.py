@@ -88,6 +88,7 @@ class Score(unittest.TestCase):
             with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
                     mock.patch.object(corpus.sys, "executable", "/bin/sh"):
                 results = corpus.score(modules, "4.19", 1)
+                self.assertEqual(corpus.recorded(modules), results)  # `table`: the same from the runs
             good, crash = results
             self.assertEqual((good["before"], good["left_range"], good["left_min"]), (2, 1, 1))
             self.assertEqual((good["failed"], good["problems"]), ([], 2))

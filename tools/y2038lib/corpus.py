@@ -184,9 +184,35 @@ def score_module(m: Module, min_kernel: str, jobs: int) -> dict:
     runs.mkdir(parents=True, exist_ok=True)
     read = convert_once(src, runs / f"{m.name}.range", None, jobs, runs / f"{m.name}.range.log")
     floor = convert_once(src, runs / f"{m.name}.min", min_kernel, jobs, runs / f"{m.name}.min.log")
-    return {"name": m.name, "half": m.half, "before": count_uses(src), "left_range": read.left,
-            "left_min": floor.left, "failed": [r.status for r in (read, floor) if r.status not in (0, 3)],
+    return result(m, read, floor)
+
+
+def result(m: Module, read: Run, floor: Run) -> dict:
+    return {"name": m.name, "half": m.half, "before": count_uses(corpus_dir() / "src" / m.name),
+            "left_range": read.left, "left_min": floor.left,
+            "failed": [r.status for r in (read, floor) if r.status not in (0, 3)],
             "tracebacks": sum(r.traceback for r in (read, floor)), "problems": read.problems + floor.problems}
+
+
+def recorded_run(src: Path, out: Path, log: Path) -> Run:
+    """A Run read back from a finished convert's output and log."""
+    text = log.read_text(errors="replace")
+    status = re.search(r"^exit (-?\d+)$", text, re.M)
+    report = out / "y2038-convert.json"
+    problems = len(json.loads(report.read_text()).get("problems", [])) if report.is_file() else 0
+    return Run(count_uses(out) if report.is_file() else count_uses(src), int(status.group(1)) if status else -1,
+               "Traceback (most recent call last)" in text, problems)
+
+
+def recorded(modules: List[Module]) -> List[dict]:
+    """The figures of the runs in CORPUS_DIR/runs (modules with both runs)."""
+    runs, found = corpus_dir() / "runs", []
+    for m in modules:
+        logs = [runs / f"{m.name}.{kind}.log" for kind in ("range", "min")]
+        if all(log.is_file() for log in logs):
+            src = corpus_dir() / "src" / m.name
+            found.append(result(m, *(recorded_run(src, log.with_suffix(""), log) for log in logs)))
+    return found
 
 
 def percent(before: int, left: int) -> str:
@@ -234,6 +260,9 @@ def main(argv: List[str]) -> int:
     sp = sub.add_parser("split", help="the one random split of the manifest into working and held-out")
     sp.add_argument("--seed", type=int, required=True)
     sc = sub.add_parser("score", help="gather, convert each module, print the table per half")
+    tb = sub.add_parser("table", help="the table again from the last runs in CORPUS_DIR/runs (no convert)")
+    tb.add_argument("--half", choices=HALVES)
+    tb.add_argument("--min-kernel", default="4.19", help="the --min-kernel the runs used (the column's title)")
     sc.add_argument("--half", choices=HALVES)
     sc.add_argument("--min-kernel", default="4.19")
     sc.add_argument("--only", help="modules whose name matches this regex")
@@ -249,6 +278,11 @@ def main(argv: List[str]) -> int:
     except ValueError as err:
         print(f"corpus: {err}", file=sys.stderr)
         return 1
+    if args.cmd == "table":
+        results = recorded([m for m in modules if not args.half or m.half == args.half])
+        print(per_module(results))
+        print(table(results, args.min_kernel))
+        return 0
     failed = gather(modules)
     for line in failed:
         print(f"corpus: not gathered: {line}", file=sys.stderr)
