@@ -11,7 +11,7 @@ IDENTITY = $(if $(SIGNOFF),--signoff "$(SIGNOFF)",--draft)
 Y2038 := tools/y2038
 export KVER SIGNOFF
 
-.PHONY: help deps run tree apply hazards series build boot report compare coccicheck hazard-recall convert legacy-patch test test-rules lint check-dkms bench
+.PHONY: help deps run tree apply hazards series build boot report compare coccicheck hazard-recall convert corpus legacy-patch test test-rules lint check-dkms bench
 
 help:
 	@echo "y2038 toolkit: Coccinelle conversions of kernel time code to the y2038-safe scalar form"
@@ -38,6 +38,9 @@ help:
 	@echo "  make check-dkms         convert the eight Debian 12 DKMS packages and build them against 6.1"
 	@echo "                         and 6.12 (x86_64, arm); writes the table of docs/verification.md"
 	@echo "                         to <work>/dkms-table.md"
+	@echo "  make corpus             gather tests/corpus/manifest.tsv's real legacy modules into CORPUS_DIR"
+	@echo "                         (/work/scratch/corpus), convert each (range read, then MIN_KERNEL=4.19)"
+	@echo "                         and print old time-API uses before/left per half (HALF=working|held-out)"
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
 	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
@@ -103,6 +106,9 @@ hazard-recall:
 convert:
 	@test -n "$(DIR)" -a -n "$(OUT)" || { echo "usage: make convert DIR=legacy-driver OUT=converted"; exit 1; }
 	$(Y2038) convert $(DIR) --out $(OUT) $(JOBS_ARG) $(if $(MIN_KERNEL),--min-kernel $(MIN_KERNEL)) $(if $(filter 0,$(COMPAT_HEADER)),--no-compat-header) $(if $(VERIFY),--verify)
+
+corpus:
+	tools/corpus score $(if $(HALF),--half $(HALF)) --min-kernel $(or $(MIN_KERNEL),4.19) $(JOBS_ARG)
 
 LEGACY_OUT := $(or $(Y2038_WORK),$(HOME)/.cache/y2038)/legacy-converted
 legacy-patch:

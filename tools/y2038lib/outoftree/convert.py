@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
-from . import api_availability, compat_fallbacks, driver_types, kernel_versions
+from . import api_availability, build_units, compat_fallbacks, driver_types, kernel_versions
 from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
@@ -128,20 +128,23 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     progress(f"kernels supported: {kernel_range.text()}")
     applier = IsolatingApplier(source, jobs, timeout, use_scope=False)
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
-    applier.site_filter = api_availability.SiteFilter(project, kernel_range, histories, fallbacks)
+    modules = build_units.ModuleRanges(source.src, project, min_kernel, max_kernel)
+    applier.site_filter = modules.site_filter(
+        lambda module_range: api_availability.SiteFilter(project, module_range, histories, fallbacks), kernel_range)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report: Dict[str, Any] = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
                           "text": kernel_range.text()},
+              "modules": modules.report(),
               "problems": [], "compat": {"branches_dropped": 0, "files": {}}}
     if min_kernel:
         report["compat"] = drop_compat_branches(applier, project, kernel_range, texts, report["problems"])
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
     run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
-                                                                            kernel_range, fallbacks))
+                                                                            kernel_range, fallbacks, modules))
     report["shims"] = compat_shims(applier, texts, kernel_range, histories)
-    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report)
+    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report, modules)
     write_whole(out, lambda scratch: write_out(scratch, context, fallbacks, jobs, timeout))
     return report
 
@@ -212,6 +215,7 @@ class Conversion:
     kernel_range: kernel_versions.KernelRange
     texts: dict  # the original .c/.h files
     report: dict  # filled in as OUT is written
+    modules: Optional[build_units.ModuleRanges] = None  # each file's range, from its module
 
 
 def write_whole(out: Path, fill) -> None:
@@ -241,7 +245,9 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
         changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
     for relpath in unbalanced_by_rules(conv, changed):
         del changed[relpath]  # the original, as it was: never a file the preprocessor refuses
-    report["compat_header"] = add_compat_header(changed, source, conv.kernel_range, fallbacks)
+    range_of = conv.modules.range_of if conv.modules else lambda relpath, default: default
+    report["compat_header"] = add_compat_header(changed, source,
+                                                lambda relpath: range_of(relpath, conv.kernel_range), fallbacks)
     for relpath, content in changed.items():
         (scratch / relpath).write_bytes(content)
     left, hazards = still_left(conv, scratch, jobs, timeout)
@@ -412,23 +418,25 @@ WHOLE_DRIVER_HISTORY = api_availability.RuleHistory(api_availability.history(dri
                                                     api_availability.history(driver_types.REMOVED), False)
 
 
-def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks) -> dict:
+def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, modules=None) -> dict:
     """The driver's own struct timespec/timeval declarations with all their
-    uses across the directory (driver_types), where the kernel range allows."""
+    uses across the directory (driver_types), where the kernel range allows
+    (each file's own module's range, with modules: build_units)."""
     texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
     introduced = api_availability.history(driver_types.INTRODUCED)
     gone = min(api_availability.history(driver_types.REMOVED).values())
-    samples = kernel_versions.samples_for(project.tested, kernel_range.lo, kernel_range.hi)
     versions: Dict[str, Optional[kernel_versions.SourceVersions]] = {}
 
     def allowed(relpath, line, new) -> bool:
+        file_range = modules.range_of(relpath, kernel_range) if modules else kernel_range
         if relpath not in versions:
+            samples = kernel_versions.samples_for(project.tested, file_range.lo, file_range.hi)
             try:
                 versions[relpath] = kernel_versions.SourceVersions(texts[relpath], project.evaluator, samples)
             except kernel_versions.ConditionalError:
                 versions[relpath] = None
         file_versions = versions[relpath]
-        kernels = file_versions.kernels(line) if file_versions else (kernel_range.lo, kernel_range.hi)
+        kernels = file_versions.kernels(line) if file_versions else (file_range.lo, file_range.hi)
         needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced and n not in fallbacks]
                     or [0])
         return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
@@ -464,13 +472,13 @@ def isolated_driver_pass(texts: dict, allowed):
                                          f"{failure('exception', err)} [whole-driver]"]
 
 
-def add_compat_header(changed: dict, source, kernel_range, fallbacks) -> dict:
-    """Where converted files use a name that some kernel of the range
-    lacks, y2038-compat.h (its fallbacks) is added to the directory and
-    included by them."""
+def add_compat_header(changed: dict, source, range_of, fallbacks) -> dict:
+    """Where converted files use a name that some kernel of their range
+    (range_of(relpath)) lacks, y2038-compat.h (its fallbacks) is added to
+    the directory and included by them."""
     users = {}
     for relpath, content in changed.items():
-        names = compat_fallbacks.needed(content.decode(errors="replace"), kernel_range, fallbacks)
+        names = compat_fallbacks.needed(content.decode(errors="replace"), range_of(relpath), fallbacks)
         if names:
             users[relpath] = names
     if not users:
@@ -565,7 +573,8 @@ def report_text(report: dict) -> str:
                              f"({rec['seconds']} s)")
             elif rec["candidates"]:
                 lines.append(f"  {rec['path']}: 0 sites in {rec['candidates']} candidate files ({rec['seconds']} s)")
-    sections = [("Problems (the file keeps its last good content for that rule)", "problems", "none"),
+    sections = [("Modules (from the build files) and the kernels each supports", "modules", "none"),
+                ("Problems (the file keeps its last good content for that rule)", "problems", "none"),
                 ("Compile-free check: a kernel of the range would compile a name it lacks",
                  "version_check", "none"),
                 ("Kept as written for the older kernels that compile it", "kept_for_older_kernels", "nothing"),

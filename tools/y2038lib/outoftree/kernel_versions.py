@@ -496,6 +496,7 @@ class Project:
         self.evaluator = Evaluator(Macros.from_sources(texts.values()))
         self.problems = {}  # relpath -> why its conditionals could not be read
         self.tested: Dict[int, str] = {}  # version -> first relpath:line testing it
+        self.tested_in: Dict[str, Dict[int, str]] = {}  # the same, per file
         for relpath, text in sorted(texts.items()):
             try:
                 versions = SourceVersions(text, self.evaluator, ())
@@ -507,18 +508,23 @@ class Project:
                     if branch.expr is not None and self.evaluator.mentions_version(branch.expr):
                         for v in self.evaluator.tested_versions(branch.expr):
                             self.tested.setdefault(v, f"{relpath}:{branch.first}")
+                            self.tested_in.setdefault(relpath, {}).setdefault(v, f"{relpath}:{branch.first}")
 
-    def default_range(self, min_kernel=None, max_kernel=None) -> KernelRange:
+    def default_range(self, min_kernel=None, max_kernel=None, relpaths=None) -> KernelRange:
+        """The range of the whole directory, or read from the conditionals
+        of the files relpaths only (one module: build_units)."""
         hi = upper_end(max_kernel or NEWEST_PACKAGED)
         if min_kernel:
             return KernelRange(parse(min_kernel), hi, "--min-kernel")
-        plausible = [v for v in self.tested if code(2, 0) <= v <= hi]
+        tested = self.tested if relpaths is None else \
+            {v: where for r in sorted(relpaths, reverse=True) for v, where in self.tested_in.get(r, {}).items()}
+        plausible = [v for v in tested if code(2, 0) <= v <= hi]
         if not plausible:
             return KernelRange(parse(NEWEST_PACKAGED), hi, "no version conditional: written for one kernel, "
                                                             f"converted for the packaged {NEWEST_PACKAGED}")
         oldest = min(plausible)
         return KernelRange(oldest - 1, hi, f"its conditionals test versions down to {show(oldest)} "
-                                           f"({self.tested[oldest]}): kernels before {show(oldest)} supported")
+                                           f"({tested[oldest]}): kernels before {show(oldest)} supported")
 
     def versions(self, relpath: str, kernel_range: KernelRange):
         """SourceVersions of one file over the range; None if its conditionals do not nest."""

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""tools/corpus: the manifest, its one split, the old time-API count and a
+scorer that counts a failing or crashing convert instead of stopping
+(planted manifests and a planted convert; no spatch, no third-party code)."""
+import json
+import os
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+import helpers
+
+helpers.put_tools_on_path()
+from y2038lib import corpus, old_time_api  # noqa: E402
+
+ROWS = "\n".join(["# a comment kept", "\t".join(corpus.FIELDS)] +
+                 [f"m{i}\tout-of-tree\towner/repo{i}\tabc\tdrv\t" for i in range(7)]) + "\n"
+
+
+class Manifest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = Path(self.tmp.name) / "manifest.tsv"
+        self.path.write_text(ROWS)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_split_once_seeded(self):
+        modules = corpus.split(7, self.path)
+        self.assertEqual(sum(m.half == "working" for m in modules), 4)
+        self.assertEqual(sum(m.half == "held-out" for m in modules), 3)
+        comments, again = corpus.read_manifest(self.path)
+        self.assertEqual([m.half for m in again], [m.half for m in modules])
+        self.assertIn("# a comment kept", comments)
+        self.assertTrue(any("random.Random(7)" in c for c in comments))
+        with self.assertRaisesRegex(ValueError, "split once"):
+            corpus.split(8, self.path)  # never re-split
+        other = Path(self.tmp.name) / "other.tsv"
+        other.write_text(ROWS)
+        self.assertEqual([m.half for m in corpus.split(7, other)], [m.half for m in modules])  # seeded
+
+    def test_the_committed_manifest(self):
+        _, modules = corpus.read_manifest()
+        self.assertGreaterEqual(len(modules), 60)
+        self.assertGreaterEqual(len({m.origin for m in modules}), 10)
+        self.assertEqual({m.half for m in modules}, set(corpus.HALVES))
+        for m in modules:
+            self.assertTrue(m.is_dkms or len(m.version) == 40, m)
+
+
+class OldApiCount(unittest.TestCase):
+    def test_code_only(self):
+        text = ("/* do_gettimeofday(&tv) */ struct timeval tv; // get_seconds()\n"
+                'printk("getnstimeofday(");\ndo_gettimeofday(&tv); x = kt.tv64; t = get_seconds();\n'
+                "struct timespec64 ok; ktime_get_real_ts64(&ok); struct timespec old;\n")
+        self.assertEqual(old_time_api.uses_in_text(text),
+                         {"struct timeval": 1, "do_gettimeofday": 1, "ktime .tv64": 1, "get_seconds": 1,
+                          "struct timespec": 1})
+
+
+FAKE_CONVERT = """#!/bin/sh
+# a planted convert: args: convert SRC --out OUT ...
+src=$2; out=$4
+case "$src" in
+  *crash*) echo 'Traceback (most recent call last):' >&2; exit 1;;
+esac
+mkdir -p "$out"; cp -r "$src"/. "$out"/
+sed -i 's/do_gettimeofday(&tv);//' "$out"/*.c
+echo '{"problems": ["x.c: a problem"]}' > "$out"/y2038-convert.json
+exit 3
+"""
+
+
+class Score(unittest.TestCase):
+    def test_failures_counted_never_fatal(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            fake = root / "y2038"
+            fake.write_text(FAKE_CONVERT)
+            fake.chmod(0o755)
+            for name in ("good", "crash"):
+                (root / "src" / name).mkdir(parents=True)
+                (root / "src" / name / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+            modules = [corpus.Module("good", "out-of-tree", "o/g", "c", "", "working"),
+                       corpus.Module("crash", "out-of-tree", "o/c", "c", "", "working")]
+            with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
+                    mock.patch.object(corpus.sys, "executable", "/bin/sh"):
+                results = corpus.score(modules, "4.19", 1)
+                self.assertEqual(corpus.recorded(modules), results)  # `table`: the same from the runs
+            good, crash = results
+            self.assertEqual((good["before"], good["left_range"], good["left_min"]), (2, 1, 1))
+            self.assertEqual((good["failed"], good["problems"]), ([], 2))
+            self.assertEqual((crash["left_min"], crash["failed"], crash["tracebacks"]), (2, [1, 1], 2))
+            table = corpus.table(results, "4.19")
+            self.assertIn("| working | 2 | 4 | 3 | 3 | 25% / 25% | 2 | 2 | 2 |", table)
+            self.assertEqual(json.loads((root / "scores-all.json").read_text()), results)
+
+
+if __name__ == "__main__":
+    unittest.main()
