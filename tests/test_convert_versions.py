@@ -66,9 +66,9 @@ MAIN_C = textwrap.dedent("""\
     }
 
     #if defined(CONFIG_NF_NAT_NEEDED) && LINUX_VERSION_CODE >= KERNEL_VERSION(2, 6, 39)
-    static void nat_stamp(struct nf_conn *ct, ktime_t *out)
+    static void nat_stamp(u32 timeout, ktime_t *out)
     {
-    \t*out = ktime_set(0, ct->timeout);
+    \t*out = ktime_set(0, timeout);
     }
     #endif
 
@@ -129,7 +129,7 @@ class Conditionals(unittest.TestCase):
         r = self.project.default_range()
         v = self.project.versions("main.c", r)
         lines = MAIN_C.split("\n")
-        nat = lines.index("\t*out = ktime_set(0, ct->timeout);") + 1
+        nat = lines.index("\t*out = ktime_set(0, timeout);") + 1
         rhel = lines.index("static long new_api(void) { return 1; }") + 1
         self.assertEqual(min(v.kernels(nat)), kv.code(2, 6, 39))  # CONFIG_ part undecided: may be compiled
         self.assertIn(kv.code(3, 10, 0), v.kernels(rhel))  # RHEL part undecided
@@ -285,7 +285,7 @@ class Convert(unittest.TestCase):
         main = (self.tmp / "5.10" / "main.c").read_text()
         compat = (self.tmp / "5.10" / "compat.h").read_text()
         self.assertIn("hrtimer_start(&timer, ns, HRTIMER_MODE_REL);", main)
-        self.assertIn("*out = ct->timeout;", main)
+        self.assertIn("*out = timeout;", main)
         self.assertIn("ktime_get_real_ts64(&tv);", main)
         self.assertNotIn(".tv64", compat)
         self.assertIn("# define first_tv64 first\n", compat)
