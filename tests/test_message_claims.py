@@ -14,8 +14,7 @@ from helpers import REPO
 
 CHECKED = ["ktime-scalar/ktime_set.cocci", "y2038-fixes/ktime_set_seconds.cocci",
            "ktime-direct/ktime_get_ns.cocci", "ktime-direct/ktime_delta.cocci",
-           "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci",
-           "ktime-direct/ktime_compare_zero.cocci", "ktime-direct/ktime_accumulate.cocci"]
+           "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci"]
 NSEC_PER_SEC, NSEC_PER_MSEC = 10 ** 9, 10 ** 6
 KTIME_SEC_MAX = (2 ** 63 - 1) // NSEC_PER_SEC
 U32_WRAP = 2 ** 32
