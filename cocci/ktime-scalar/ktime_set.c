@@ -81,3 +81,10 @@ static inline ktime_t ms_to_ktime(u64 ms)
 {
 	return ktime_set(0, ms * NSEC_PER_MSEC);
 }
+
+/* a variadic callee: an int where %lld wants a long long would be wrong: left */
+static void printed(void)
+{
+	pr_info("%lld\n", ktime_set(0, 5));
+	trace_printk("%lld\n", ktime_set(0, 5));
+}

@@ -203,20 +203,18 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
-//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
-//  to s64 without changing it, and here it stands as a whole value
-//  (an argument, the right of an assignment, an initializer, a return value)
+//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
 //  that the destination's type converts as it converted the s64 before.
 @alone depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
-identifier f != {min, max, min3, max3, min_not_zero, clamp, ktime_add, ktime_sub,
-                 ktime_add_ns, ktime_sub_ns};
+identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
 expression E;
 typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
 {u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
  unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
-expression c : script:python() { const_value(c) is not None };
 @@
 fn(...) {
 <+...
@@ -226,14 +224,32 @@ fn(...) {
 + x
  ,...)
 |
+ E =
+- ktime_set(0, x)
++ x
+)
+...+>
+}
+
+// Rewrite: ktime_set(0, c) -> c
+//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
+//  unsigned long and back to s64 without changing it, and here it stands as
+//  a whole value (an argument of a function that is not variadic, the right
+//  of an assignment, an initializer, a return value) that the destination's
+//  type converts as it converted the s64 before.
+@alone_const depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
+expression E;
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
+(
  f(...,
 - ktime_set(0, c)
 + c
  ,...)
-|
- E =
-- ktime_set(0, x)
-+ x
 |
  E =
 - ktime_set(0, c)
@@ -243,10 +259,10 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
-//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
-//  to s64 without changing it, and here it stands as a whole value
-//  (an argument, the right of an assignment, an initializer, a return value)
+//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
 //  that the destination's type converts as it converted the s64 before.
 @alone_init depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
@@ -255,50 +271,74 @@ identifier v;
 typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
 {u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
  unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
-expression c : script:python() { const_value(c) is not None };
 @@
 fn(...) {
 <+...
-(
  T v =
 - ktime_set(0, x)
 + x
  ;
-|
+...+>
+}
+
+// Rewrite: ktime_set(0, c) -> c
+//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
+//  unsigned long and back to s64 without changing it, and here it stands as
+//  a whole value (an argument of a function that is not variadic, the right
+//  of an assignment, an initializer, a return value) that the destination's
+//  type converts as it converted the s64 before.
+@alone_init_const depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+type T;
+identifier v;
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
  T v =
 - ktime_set(0, c)
 + c
  ;
-)
 ...+>
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, an unsigned long, or a constant
-//  from 0 to 2^31 - 1 ns: ktime_set() converted it to unsigned long and back
-//  to s64 without changing it, and here it stands as a whole value
-//  (an argument, the right of an assignment, an initializer, a return value)
+//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
 //  that the destination's type converts as it converted the s64 before.
 @alone_return depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
 {u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
  unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
-expression c : script:python() { const_value(c) is not None };
 @@
 fn(...) {
 <+...
-(
  return
 - ktime_set(0, x)
 + x
  ;
-|
+...+>
+}
+
+// Rewrite: ktime_set(0, c) -> c
+//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
+//  unsigned long and back to s64 without changing it, and here it stands as
+//  a whole value (an argument of a function that is not variadic, the right
+//  of an assignment, an initializer, a return value) that the destination's
+//  type converts as it converted the s64 before.
+@alone_return_const depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+expression c : script:python() { const_value(c) is not None };
+@@
+fn(...) {
+<+...
  return
 - ktime_set(0, c)
 + c
  ;
-)
 ...+>
 }
 
@@ -355,8 +395,7 @@ p << ms_x.p;
 ms_exact.add(key(p))
 
 @whole depends on context || report || org@
-identifier f != {min, max, min3, max3, min_not_zero, clamp, ktime_add, ktime_sub,
-                 ktime_add_ns, ktime_sub_ns};
+identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
 expression E, ns;
 position p;
 @@
