@@ -79,3 +79,11 @@ static inline u64 ktime_get_coarse_clocktai_ns(void)
 {
 	return ktime_to_ns(ktime_get_coarse_clocktai());
 }
+
+/* signed arithmetic hidden in an operator or a macro: left */
+static s64 signed_uses(s64 t, s64 x)
+{
+	x /= ktime_to_ns(ktime_get());
+	t = abs(ktime_to_ns(ktime_get()) - t);
+	return DIV_ROUND_CLOSEST(ktime_to_ns(ktime_get()) - t, 1000) + x;
+}

@@ -10,7 +10,8 @@
 ///
 /// ktime_get*_ns() return u64 where ktime_to_ns() returns s64.  The rule
 /// only rewrites where both give the same result: it leaves alone operands
-/// of comparisons, /, %, >> and of min()/max()/clamp(), whose meaning or
+/// of comparisons, /, %, >>, /=, %=, >>= and of min()/max()/clamp()/abs()/
+/// DIV_ROUND_CLOSEST()/DIV_ROUND_UP(), whose meaning or
 /// type check depends on signedness, and the helpers' own definitions,
 /// which would otherwise call themselves.
 //
@@ -39,12 +40,16 @@ virtual report
 position p;
 expression E;
 binary operator op = {<, >, <=, >=, /, %, >>};
-identifier typed_macro = {min, max, min3, max3, min_not_zero, clamp};
+assignment operator aop = {/=, %=, >>=};
+identifier typed_macro = {min, max, min3, max3, min_not_zero, clamp, abs,
+                          DIV_ROUND_CLOSEST, DIV_ROUND_UP};
 @@
 (
  (<+... ktime_to_ns@p(...) ...+>) op E
 |
  E op (<+... ktime_to_ns@p(...) ...+>)
+|
+ E aop (<+... ktime_to_ns@p(...) ...+>)
 |
  typed_macro(..., <+... ktime_to_ns@p(...) ...+>, ...)
 )
