@@ -18,6 +18,8 @@ class SubjectPrefixes(unittest.TestCase):
         "drivers/input/input.c": "Input",
         "drivers/md/dm-stats.c": "dm stats",
         "drivers/dma/dmatest.c": "dmaengine: dmatest",
+        "drivers/gpu/drm/msm/disp/dpu1/dpu_crtc.c": "drm/msm/dpu",
+        "drivers/media/pci/bt8xx/bttv-driver.c": "media: bttv",
         "drivers/iommu/intel/dmar.c": "iommu/vt-d",
         "arch/mips/kvm/emulate.c": "KVM: MIPS",
         "arch/riscv/kvm/vcpu_timer.c": "RISC-V: KVM",
@@ -32,7 +34,7 @@ class SubjectPrefixes(unittest.TestCase):
         "drivers/net/ethernet/intel/e1000e/netdev.c": "e1000e",
         "kernel/power/main.c": "PM: sleep",
         "block/blk-wbt.c": "block",
-        "kernel/trace/blktrace.c": "tracing",
+        "kernel/trace/blktrace.c": "blktrace",
         "drivers/net/ethernet/broadcom/tg3.c": "tg3",
         "drivers/net/ethernet/broadcom/bnxt/bnxt_ptp.c": "bnxt_en",
         "drivers/net/ethernet/marvell/octeontx2/af/ptp.c": "octeontx2-af",
@@ -67,6 +69,7 @@ class SubjectPrefixes(unittest.TestCase):
         self.assertEqual(pr.subject("Input: adp5588-keys -", "use x", ""), "Input: adp5588-keys - use x")
         self.assertEqual(pr.subject("hwmon: (bt1-pvt)", "use x", ""), "hwmon: (bt1-pvt) use x")
         self.assertEqual(pr.subject("timers", "use x", TIP), "timers: Use x")  # tip: upper-case first word
+        self.assertEqual(pr.subject("KVM: x86", "use x", ""), "KVM: x86: Use x")  # so is KVM's
         self.assertEqual(pr.subject("net: tg3", "use x", NET_NEXT), "net: tg3: use x")
 
 

@@ -92,6 +92,11 @@ PREFIXES = [
     ("drivers/gpu/drm/amd/amdgpu/", "drm/amdgpu"),
     ("drivers/gpu/drm/amd/", "drm/amd/{1}"),
     ("drivers/gpu/drm/nouveau/", "drm/nouveau"),
+    ("drivers/gpu/drm/msm/disp/dpu1/", "drm/msm/dpu"),  # the msm sub-drivers' own prefixes
+    ("drivers/gpu/drm/msm/disp/mdp5/", "drm/msm/mdp5"),
+    ("drivers/gpu/drm/msm/dp/", "drm/msm/dp"),
+    ("drivers/gpu/drm/msm/dsi/", "drm/msm/dsi"),
+    ("drivers/gpu/drm/msm/adreno/", "drm/msm/adreno"),
     ("drivers/gpu/drm/msm/", "drm/msm"),
     ("drivers/gpu/drm/i915/", "drm/i915"),
     ("drivers/gpu/drm/panel/", "drm/panel: {drv}"),
@@ -99,6 +104,7 @@ PREFIXES = [
     ("drivers/dma-buf/", "dma-buf: {drv}"),
     ("drivers/dma/", "dmaengine: {drv}"),  # not the directory's name: the subsystem's
     ("drivers/media/rc/", "media: rc: {drv}"),
+    ("drivers/media/pci/bt8xx/bttv", "media: bttv"),  # the driver's name, not its directory's
     ("drivers/media/", "media: {dir}"),
     # input, iio, usb, misc drivers
     ("drivers/input/input", "Input"),  # the core
@@ -125,6 +131,7 @@ PREFIXES = [
     ("drivers/", "{1}: {drv}"),
     # power management, file systems, the rest
     ("kernel/power/", "PM: {drv}"),
+    ("kernel/trace/blktrace", "blktrace"),
     ("kernel/trace/", "tracing"),
     ("kernel/", "{drv}"),
     ("fs/", "{1}"),
@@ -174,8 +181,9 @@ def subject_prefix(relpath: str) -> str:
 
 def subject(prefix: str, summary: str, tree: str) -> str:
     """'<prefix>: <summary>' in the tree's form: Input's 'Input: drv - x',
-    tip's upper-case first word."""
-    if tree_kind(tree) == "tip":
+    tip's and KVM's upper-case first word (maintainer-tip.rst,
+    maintainer-kvm-x86.rst: "KVM: x86: Add ...")."""
+    if tree_kind(tree) == "tip" or prefix.startswith(("KVM:", "RISC-V: KVM")):
         summary = summary[:1].upper() + summary[1:]
     return f"{prefix} {summary}" if prefix.endswith((" -", ")")) else f"{prefix}: {summary}"
 
