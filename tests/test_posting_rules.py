@@ -233,5 +233,16 @@ class Layout(unittest.TestCase):
             self.assertIsNotNone(layout.DECLARATION.match(line), line)
 
 
+class Addressees(unittest.TestCase):
+    def test_every_maintainer_is_addressed_whatever_the_sections_status(self):
+        """An Odd Fixes section's M: is its maintainer (bttv): To, not Cc."""
+        for role in ("maintainer", "supporter", "odd fixer", "unknown"):
+            line = f"Mauro Carvalho Chehab <mchehab@kernel.org> ({role}:BTTV VIDEO4LINUX DRIVER)"
+            self.assertTrue(maintainers.recipient(line)["to"], role)
+        for role in ("reviewer", "open list", "moderated list"):
+            self.assertFalse(maintainers.recipient(f"A <a@b.c> ({role}:X)")["to"], role)
+
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -43,10 +43,12 @@ def parse_section(text: str) -> dict:
 
 def recipient(line: str) -> dict:
     """'Name <a@b> (maintainer:SECTION)' -> {"address", "role"}: maintainers
-    and supporters are who a patch is addressed to, the rest is copied."""
+    (of any status: get_maintainer.pl says "odd fixer:" for an Odd Fixes
+    section's M:) and supporters are who a patch is addressed to, the rest
+    is copied."""
     m = re.match(r"^(.*?)\s+\((.*)\)$", line.strip())
     address, role = (m.group(1), m.group(2)) if m else (line.strip(), "")
-    return {"address": address, "role": role, "to": role.startswith(("maintainer:", "supporter:"))}
+    return {"address": address, "role": role, "to": role.startswith(("maintainer:", "supporter:", "odd fixer:", "unknown:"))}
 
 
 class Maintainers:
