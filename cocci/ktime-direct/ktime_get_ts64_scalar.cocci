@@ -5,8 +5,7 @@
 /// A struct timespec64 local that is filled by a ktime_get*_ts64()
 /// accessor and whose only use, in the very next statement, is
 /// timespec64_to_ns(&ts) or ts.tv_sec can go: ktime_get*_ns() and
-/// ktime_get*_seconds() return the value directly ("just work with
-/// straight nanosecond values").
+/// ktime_get*_seconds() return the value directly.
 ///
 /// Only a return or an assignment of the value changes, where u64 (the
 /// _ns() accessors) and s64 (timespec64_to_ns()) give the same bits.
