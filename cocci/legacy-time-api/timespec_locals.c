@@ -152,3 +152,17 @@ static int board_timed_cmd(int cmd)
 	getnstimeofday(&t1);
 	return t1.tv_nsec;
 }
+
+/*
+ * Must change: the lockless __current_kernel_time() read into a local whose
+ * seconds go to time64_to_tm() and whose nanoseconds are printed as a long.
+ */
+static void log_wall_clock(struct tm *out)
+{
+	struct timespec now;
+
+	now = __current_kernel_time();
+	time64_to_tm(now.tv_sec, 0, out);
+	pr_info("at %02d:%02d.%03lu\n", out->tm_min, out->tm_sec,
+		(unsigned long)now.tv_nsec / 1000000);
+}

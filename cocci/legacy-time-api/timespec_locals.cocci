@@ -8,8 +8,9 @@
 /// timespec64 when every use of it has a 64-bit twin: getnstimeofday(),
 /// ktime_get_ts(), ktime_get_real_ts(), getrawmonotonic(),
 /// get_monotonic_boottime(), timekeeping_clocktai() and getboottime()
-/// become the *_ts64() accessors; current_kernel_time() and CURRENT_TIME
-/// become ktime_get_coarse_real_ts64(); ktime_to_timespec(),
+/// become the *_ts64() accessors; current_kernel_time(),
+/// __current_kernel_time() and CURRENT_TIME become
+/// ktime_get_coarse_real_ts64(); ktime_to_timespec(),
 /// ns_to_timespec(), timespec_to_ktime(), timespec_to_ns(),
 /// timespec_valid(), set_normalized_timespec(), timespec_add_ns(),
 /// timespec_compare(), timespec_equal(), timespec_add() and timespec_sub()
@@ -22,7 +23,7 @@
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: A local initialised by a brace list, a compound literal,
-//  current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
+//  current_kernel_time(), __current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
 //  ns_to_timespec() converts (the latter four to their 64-bit forms);
 //  one initialised by any other expression, or declared with several
 //  variables, is left alone.  Function parameters, fields and globals are reported, not
@@ -30,7 +31,7 @@
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 timespec64, 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_boottime_ts64, 3.17 timespec64_add, 3.17 timespec64_sub, 3.17 timespec64_compare, 3.17 timespec64_equal, 3.17 timespec64_to_ns, 3.17 ns_to_timespec64, 3.17 set_normalized_timespec64, 3.17 timespec64_add_ns, 3.17 ktime_to_timespec64, 3.17 timespec64_to_ktime, 3.17 timespec64_valid
-// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
+// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
 // Subject: convert struct timespec locals to timespec64
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: timespec, timespec64, getnstimeofday, y2038
@@ -83,6 +84,8 @@ def convertible(fn, ts):
  getboottime(...)
 |
  current_kernel_time(...)
+|
+ __current_kernel_time(...)
 |
  CURRENT_TIME
 |
@@ -153,6 +156,8 @@ fn(...) {
 (
   struct timespec ts@p = current_kernel_time();
 |
+  struct timespec ts@p = __current_kernel_time();
+|
   struct timespec ts@p = CURRENT_TIME;
 |
   struct timespec ts@p = ktime_to_timespec(A);
@@ -202,6 +207,8 @@ position p;
  fill(&ts@p)
 |
  ts@p = current_kernel_time()
+|
+ ts@p = __current_kernel_time()
 |
  ts@p = CURRENT_TIME
 |
@@ -291,6 +298,9 @@ fn@d(...) {
 - struct timespec ts = current_kernel_time();
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
 |
+- struct timespec ts = __current_kernel_time();
++ struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
+|
 - struct timespec ts = CURRENT_TIME;
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
 |
@@ -357,6 +367,9 @@ identifier a;
 - ts@u = current_kernel_time()
 + ktime_get_coarse_real_ts64(&ts)
 |
+- ts@u = __current_kernel_time()
++ ktime_get_coarse_real_ts64(&ts)
+|
 - ts@u = CURRENT_TIME
 + ktime_get_coarse_real_ts64(&ts)
 |
@@ -397,7 +410,7 @@ identifier a;
 @found depends on report || org@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time, ktime_to_timespec, ns_to_timespec,
+                  current_kernel_time, __current_kernel_time, ktime_to_timespec, ns_to_timespec,
                   timespec_to_ktime, timespec_to_ns, timespec_valid,
                   set_normalized_timespec, timespec_add_ns, timespec_compare,
                   timespec_equal, timespec_add, timespec_sub};
@@ -420,6 +433,6 @@ coccilib.org.print_todo(p[0], "%s() works on struct timespec, removed in Linux 5
 @depends on context@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time};
+                  current_kernel_time, __current_kernel_time};
 @@
 * old(...)
