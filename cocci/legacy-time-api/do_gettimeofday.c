@@ -164,3 +164,15 @@ static void board_probe_stamp(struct board_probe *bp)
 		bp->stamp = (u64)nested.tv_sec * 1000000 + nested.tv_usec;
 	}
 }
+
+/*
+ * Must not change: the seconds go to a driver's own logging macro with a
+ * %ld format, which a 64-bit tv_sec would no longer fit.
+ */
+static void queue_stamp(struct rx_queue *q)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	RXQ_LOG(q, RXQ_DEBUG, "queued at %ld ms\n", tv.tv_sec * 1000 + tv.tv_usec / 1000);
+}

@@ -104,6 +104,10 @@ position q != reads.p;
 
 @written@
 identifier tv_local.tv;
+// any call given a string constant besides tv_sec is taken as printing it
+// (a driver's logging macro): the format's %ld would no longer fit
+identifier logger;
+constant char[] fmt;
 identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 identifier member = {tv_sec, tv_usec};
 expression E;
@@ -124,6 +128,8 @@ position w;
  --tv@w.member
 |
  print(..., <+... tv@w.tv_sec ...+>, ...)
+|
+ logger(..., fmt, ..., <+... tv@w.tv_sec ...+>, ...)
 )
 
 @script:python@

@@ -247,6 +247,10 @@ if q[0].current_element == fn:
 
 @risky@
 identifier ts_local.ts;
+// any call given a string constant besides tv_sec is taken as printing it
+// (a driver's logging macro): the format's %ld would no longer fit
+identifier logger;
+constant char[] fmt;
 identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 position w;
 @@
@@ -254,6 +258,8 @@ position w;
  &ts@w.tv_sec
 |
  print(..., <+... ts@w.tv_sec ...+>, ...)
+|
+ logger(..., fmt, ..., <+... ts@w.tv_sec ...+>, ...)
 )
 
 @script:python@
