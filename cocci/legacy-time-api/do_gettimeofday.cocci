@@ -50,8 +50,6 @@ constants = {}  # (function, string constant) -> where it occurs
 printing_calls = set()  # (file, line, column) of a call whose format is handled by a string constant
 
 CONVERSION = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|z|t|j)?([a-zA-Z%])")
-# tv_sec's type reaches the printed value only through these operators
-ARITHMETIC = re.compile(r"^[\w\s.()+*/%&|^-]*$|^[\w\s.()+*/%&|^<>-]*$")
 
 def widened(fmt, index):
     """fmt with its index-th argument's %ld/%lu/%lx/%li as %lld/..., or None."""

@@ -62,6 +62,7 @@ static int compare_with_escaping(struct wd *wd)
 	return timespec_equal(&now, &then);
 }
 
+/* Must change, though printed: the seconds' %ld becomes %lld. */
 static void print_it(void)
 {
 	struct timespec ts;
@@ -168,8 +169,8 @@ static void log_wall_clock(struct tm *out)
 }
 
 /*
- * Must not change: the seconds go to a driver's own logging macro with a
- * %lu format, which a 64-bit tv_sec would no longer fit.
+ * Must change: a driver's own logging macro prints the seconds with %lu,
+ * which becomes %llu.
  */
 static void frame_done(struct cam_dev *cam)
 {
@@ -177,4 +178,13 @@ static void frame_done(struct cam_dev *cam)
 
 	ktime_get_ts(&done);
 	CAM_TRACE(cam, "frame at %lu.%09lu\n", done.tv_sec, done.tv_nsec);
+}
+
+/* Must not change: the printed value is a comparison of the seconds. */
+static void frame_late(struct cam_dev *cam, long limit)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	CAM_TRACE(cam, "late %ld\n", now.tv_sec > limit ? now.tv_sec - limit : 0L);
 }

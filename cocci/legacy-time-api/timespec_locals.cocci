@@ -17,8 +17,11 @@
 /// become their timespec64 forms; tv_sec and tv_nsec keep their names.
 ///
 /// A local whose value escapes (its address or the whole structure passed
-/// to anything else, tv_sec printed with a printk format or addressed) is
-/// left alone together with every local it is combined with, and reported.
+/// to anything else, tv_sec addressed) is left alone together with every
+/// local it is combined with, and reported.  Seconds printed through a
+/// string constant format (printk, a driver's logging macro) get %lld for
+/// %ld (likewise %llu, %llx); printed with another conversion, or as a
+/// value that is not plain arithmetic on tv_sec, they keep the local.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -43,6 +46,46 @@ virtual report
 
 @initialize:python@
 @@
+import re
+# (function, format text) -> the format with tv_sec's conversion widened, and
+# the local it prints; a format also used in a call printing no local keeps it
+formats = {}
+constants = {}  # (function, string constant) -> where it occurs
+printing_calls = set()  # (file, line, column) of a call whose format is handled by a string constant
+
+CONVERSION = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|z|t|j)?([a-zA-Z%])")
+
+def widened(fmt, index):
+    """fmt with its index-th argument's %ld/%lu/%lx/%li as %lld/..., or None."""
+    arg = 0
+    for m in CONVERSION.finditer(fmt):
+        if m.group(4) == "%":
+            continue
+        arg += (m.group(1) == "*") + (m.group(2) == "*")
+        if arg == index:
+            if m.group(3) != "l" or m.group(4) not in "diuxX":
+                return None
+            at = m.start(3)
+            return fmt[:at] + "l" + fmt[at:]
+        arg += 1
+    return None
+
+def printed_type(expr, var):
+    """How var.tv_sec's new type reaches the printed value: "cast" (every
+    use of it is cast, so the value keeps its type), "widened" (only
+    arithmetic on it: the value becomes 64-bit), or None (anything else)."""
+    seconds = r"%s\s*\.\s*tv_sec\b" % re.escape(var)
+    uses = len(re.findall(seconds, expr))
+    casts = len(re.findall(r"\(\s*[A-Za-z_][\w\s]*\)\s*" + seconds, expr))
+    if casts == uses:
+        return "cast"
+    if casts or re.search(r"[?!=<>,]|&&|\|\||\bsizeof\b|\w\s*\(", re.sub(r"<<|>>", "+", expr)):
+        return None
+    return "widened"
+
+def place(p):
+    return (p[0].file, p[0].line, p[0].column)
+
 escaping = set()
 converted = set()  # (function, local) whose declaration changed
 value_inits = set()  # locals initialised by an expression with no 64-bit twin
@@ -247,20 +290,9 @@ if q[0].current_element == fn:
 
 @risky@
 identifier ts_local.ts;
-// any call given a string constant besides tv_sec is taken as printing it
-// (a driver's logging macro): the format's %ld would no longer fit
-identifier logger;
-constant char[] fmt;
-identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 position w;
 @@
-(
  &ts@w.tv_sec
-|
- print(..., <+... ts@w.tv_sec ...+>, ...)
-|
- logger(..., fmt, ..., <+... ts@w.tv_sec ...+>, ...)
-)
 
 @script:python@
 fn << ts_local.fn;
@@ -268,6 +300,67 @@ ts << ts_local.ts;
 w << risky.w;
 @@
 if w[0].current_element == fn:
+    escaping.add((fn, ts))
+
+// A call given a string constant and a value computed from tv_sec prints it
+// (printk, a driver's own logging macro): the value becomes 64-bit, so its
+// %ld/%lu/%lx conversion becomes %lld/%llu/%llx.  Any other conversion, a
+// value that is not plain arithmetic on tv_sec, or two values in one call
+// keep the local.
+@printed@
+identifier logger;
+constant char[] fmt;
+expression list[m] mid;
+expression E;
+position pf, pc;
+@@
+ logger@pc(..., fmt@pf, mid, E, ...)
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+fmt << printed.fmt;
+m << printed.m;
+E << printed.E;
+pf << printed.pf;
+pc << printed.pc;
+@@
+if pf[0].current_element == fn and "%" in fmt and \
+        re.search(r"\b%s\s*\.\s*tv_sec\b" % re.escape(ts), E):
+    printing_calls.add(place(pc))
+    kind = printed_type(E, ts)
+    new = widened(fmt, int(m)) if kind == "widened" else None
+    if kind is None or (kind == "widened" and (new is None or place(pf) in formats.get((fn, fmt), ('', '', ()))[2])):
+        escaping.add((fn, ts))
+    elif new:
+        formats.setdefault((fn, fmt), (new, (fn, ts), set()))[2].add(place(pf))
+
+@string_constant depends on uses_api@
+constant char[] c;
+position p;
+@@
+ c@p
+
+@script:python@
+c << string_constant.c;
+p << string_constant.p;
+@@
+constants.setdefault((p[0].current_element, c), set()).add(place(p))
+
+// A print function whose format is not a string constant here.
+@printed_other@
+identifier ts_local.ts;
+identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
+position pc;
+@@
+ print@pc(..., <+... ts.tv_sec ...+>, ...)
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+pc << printed_other.pc;
+@@
+if pc[0].current_element == fn and place(pc) not in printing_calls:
     escaping.add((fn, ts))
 
 @combined depends on uses_api@
@@ -412,6 +505,37 @@ identifier a;
 - ts@u = timespec_sub(E, E2)
 + ts = timespec64_sub(E, E2)
 )
+
+// The formats of the printed seconds of the converted locals.
+@format_use depends on patch && uses_api@
+constant char[] fmt;
+position pf;
+@@
+ fmt@pf
+
+@script:python widen@
+fmt << format_use.fmt;
+pf << format_use.pf;
+wide;
+@@
+key = (pf[0].current_element, fmt)
+new, local, places = formats.get(key, (None, None, None))
+if local in converted and places == constants[key]:
+    coccinelle.wide = cocci.make_ident(new)
+else:
+    cocci.include_match(False)
+
+// Rewrite: "%ld", ts.tv_sec -> "%lld", ts.tv_sec
+//  The printed seconds are a 64-bit time64_t now, so the conversion that
+//  printed them as a long prints them as a long long (the value printed is
+//  the same, and no longer wraps in 2038 on 32-bit machines).
+@widen_format depends on patch@
+constant char[] format_use.fmt;
+position format_use.pf;
+identifier widen.wide;
+@@
+- fmt@pf
++ wide
 
 @found depends on report || org@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
