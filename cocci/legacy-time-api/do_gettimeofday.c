@@ -182,15 +182,15 @@ static void queue_stamp(struct rx_queue *q)
 }
 
 /*
- * Must not change: printed with %d (the format never fitted a long), and a
- * value that is a comparison of the seconds, not the seconds.
+ * Must not change: a format in two pieces (the value's conversion is not
+ * found in the first), and a value that is a comparison of the seconds.
  */
-static void log_int(void)
+static void log_pieces(struct rx_queue *q)
 {
 	struct timeval tv;
 
 	do_gettimeofday(&tv);
-	pr_info("at %d\n", tv.tv_sec);
+	RXQ_WARN(q, "queue %d stalled,", " at %d\n", q->id, tv.tv_sec);
 }
 
 static void log_late(long limit)
@@ -208,4 +208,13 @@ static void log_short(void)
 
 	do_gettimeofday(&tv);
 	pr_info("at %lu\n", (unsigned long)tv.tv_sec);
+}
+
+/* Must change: %d printed the long seconds; a long long needs %lld. */
+static void log_int(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	pr_info("at %d\n", tv.tv_sec);
 }

@@ -14,9 +14,9 @@
 /// whole structure passed on, copied to user space or into a wire or disk
 /// format, fields written or addressed) is reported instead, because its
 /// layout is an ABI.  Seconds printed through a string constant format
-/// (printk, a driver's logging macro) get %lld for %ld (likewise %llu,
-/// %llx); printed with another conversion, or as a value that is not plain
-/// arithmetic on tv_sec, they keep the local.
+/// (printk, a driver's logging macro) get %lld for %ld or %d (likewise
+/// %llu, %llx); printed with another conversion, or as a value that is not
+/// plain arithmetic on tv_sec, they keep the local.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -52,17 +52,18 @@ printing_calls = set()  # (file, line, column) of a call whose format is handled
 CONVERSION = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|z|t|j)?([a-zA-Z%])")
 
 def widened(fmt, index):
-    """fmt with its index-th argument's %ld/%lu/%lx/%li as %lld/..., or None."""
+    """fmt with its index-th argument's conversion made long long (%ld and
+    %d -> %lld, %lu and %u -> %llu, ...), or None."""
     arg = 0
     for m in CONVERSION.finditer(fmt):
         if m.group(4) == "%":
             continue
         arg += (m.group(1) == "*") + (m.group(2) == "*")
         if arg == index:
-            if m.group(3) != "l" or m.group(4) not in "diuxX":
+            if m.group(3) not in (None, "l") or m.group(4) not in "diuxX":
                 return None
-            at = m.start(3)
-            return fmt[:at] + "l" + fmt[at:]
+            at = m.start(4)
+            return fmt[:at] + ("l" if m.group(3) else "ll") + fmt[at:]
         arg += 1
     return None
 
@@ -183,9 +184,9 @@ if w[0].current_element == fn:
 
 // A call given a string constant and a value computed from tv_sec prints it
 // (printk, a driver's own logging macro): the value becomes 64-bit, so its
-// %ld/%lu/%lx conversion becomes %lld/%llu/%llx.  Any other conversion, a
-// value that is not plain arithmetic on tv_sec, or two values in one call
-// keep the local.
+// %ld/%lu/%lx (or %d/%u/%x) conversion becomes %lld/%llu/%llx.  Any other
+// conversion, a value that is not plain arithmetic on tv_sec, two values in
+// one call or a format in pieces keep the local.
 @printed@
 identifier logger;
 constant char[] fmt;
@@ -200,11 +201,13 @@ fn << tv_local.fn;
 tv << tv_local.tv;
 fmt << printed.fmt;
 m << printed.m;
+mid << printed.mid;
 E << printed.E;
 pf << printed.pf;
 pc << printed.pc;
 @@
-if pf[0].current_element == fn and "%" in fmt and \
+# a string constant between the format and the value: a format in pieces
+if pf[0].current_element == fn and "%" in fmt and '"' not in mid and \
         re.search(r"\b%s\s*\.\s*tv_sec\b" % re.escape(tv), E):
     printing_calls.add(place(pc))
     kind = printed_type(E, tv)
