@@ -190,7 +190,7 @@ static void log_pieces(struct rx_queue *q)
 	struct timeval tv;
 
 	do_gettimeofday(&tv);
-	RXQ_WARN(q, "queue %d stalled,", " at %d\n", q->id, tv.tv_sec);
+	RXQ_WARN(q, "queue %d stalled at %d,", " retry %d\n", q->id, tv.tv_sec, q->retries);
 }
 
 static void log_late(long limit)

@@ -311,27 +311,30 @@ if w[0].current_element == fn:
 @printed@
 identifier logger;
 constant char[] fmt;
+expression list before;
 expression list[m] mid;
 expression E;
 position pf, pc;
 @@
- logger@pc(..., fmt@pf, mid, E, ...)
+ logger@pc(before, fmt@pf, mid, E, ...)
 
 @script:python@
 fn << ts_local.fn;
 ts << ts_local.ts;
 fmt << printed.fmt;
 m << printed.m;
+before << printed.before;
 mid << printed.mid;
 E << printed.E;
 pf << printed.pf;
 pc << printed.pc;
 @@
-# a string constant between the format and the value: a format in pieces
-if pf[0].current_element == fn and "%" in fmt and '"' not in mid and \
+if pf[0].current_element == fn and "%" in fmt and \
         re.search(r"\b%s\s*\.\s*tv_sec\b" % re.escape(ts), E):
     printing_calls.add(place(pc))
-    kind = printed_type(E, ts)
+    # another string constant before the value: a format in pieces
+    pieces = '"' in str(before) + str(mid)
+    kind = None if pieces else printed_type(E, ts)
     new = widened(fmt, int(m)) if kind == "widened" else None
     if kind is None or (kind == "widened" and (new is None or place(pf) in formats.get((fn, fmt), ('', '', ()))[2])):
         escaping.add((fn, ts))
