@@ -59,6 +59,10 @@ static void fill_wire(struct wire_hdr *hdr)
 	hdr->stamp = tv;
 }
 
+/*
+ * Must change, though printed: the seconds' %ld becomes %lld (time64_t is a
+ * long long); the microseconds stay a long.
+ */
 static void log_time(void)
 {
 	struct timeval tv;
@@ -163,4 +167,54 @@ static void board_probe_stamp(struct board_probe *bp)
 		do_gettimeofday(&nested);
 		bp->stamp = (u64)nested.tv_sec * 1000000 + nested.tv_usec;
 	}
+}
+
+/*
+ * Must change: a driver's own logging macro prints arithmetic on the
+ * seconds with %ld, which becomes %lld.
+ */
+static void queue_stamp(struct rx_queue *q)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	RXQ_LOG(q, RXQ_DEBUG, "queued at %ld ms\n", tv.tv_sec * 1000 + tv.tv_usec / 1000);
+}
+
+/*
+ * Must not change: a format in two pieces (the value's conversion is not
+ * found in the first), and a value that is a comparison of the seconds.
+ */
+static void log_pieces(struct rx_queue *q)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	RXQ_WARN(q, "queue %d stalled at %d,", " retry %d\n", q->id, tv.tv_sec, q->retries);
+}
+
+static void log_late(long limit)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	pr_info("late: %ld\n", tv.tv_sec > limit ? tv.tv_sec - limit : 0L);
+}
+
+/* Must change: a cast fixes the printed type, so the format stays. */
+static void log_short(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	pr_info("at %lu\n", (unsigned long)tv.tv_sec);
+}
+
+/* Must change: %d printed the long seconds; a long long needs %lld. */
+static void log_int(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	pr_info("at %d\n", tv.tv_sec);
 }

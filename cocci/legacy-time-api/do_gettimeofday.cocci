@@ -12,8 +12,11 @@
 /// Only locals whose every use is do_gettimeofday(&tv) or a read of
 /// tv.tv_sec / tv.tv_usec change.  A value that escapes (its address or the
 /// whole structure passed on, copied to user space or into a wire or disk
-/// format, fields written or addressed, tv_sec printed with a printk
-/// format) is reported instead, because its layout is an ABI.
+/// format, fields written or addressed) is reported instead, because its
+/// layout is an ABI.  Seconds printed through a string constant format
+/// (printk, a driver's logging macro) get %lld for %ld or %d (likewise
+/// %llu, %llx); printed with another conversion, or as a value that is not
+/// plain arithmetic on tv_sec, they keep the local.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -37,8 +40,48 @@ virtual report
 
 @initialize:python@
 @@
+import re
 escaping = set()
 converted = set()
+# (function, format text) -> the format with tv_sec's conversion widened, and
+# the local it prints; a format also used in a call printing no local keeps it
+formats = {}
+constants = {}  # (function, string constant) -> where it occurs
+printing_calls = set()  # (file, line, column) of a call whose format is handled by a string constant
+
+CONVERSION = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|z|t|j)?([a-zA-Z%])")
+
+def widened(fmt, index):
+    """fmt with its index-th argument's conversion made long long (%ld and
+    %d -> %lld, %lu and %u -> %llu, ...), or None."""
+    arg = 0
+    for m in CONVERSION.finditer(fmt):
+        if m.group(4) == "%":
+            continue
+        arg += (m.group(1) == "*") + (m.group(2) == "*")
+        if arg == index:
+            if m.group(3) not in (None, "l") or m.group(4) not in "diuxX":
+                return None
+            at = m.start(4)
+            return fmt[:at] + ("l" if m.group(3) else "ll") + fmt[at:]
+        arg += 1
+    return None
+
+def printed_type(expr, var):
+    """How var.tv_sec's new type reaches the printed value: "cast" (every
+    use of it is cast, so the value keeps its type), "widened" (only
+    arithmetic on it: the value becomes 64-bit), or None (anything else)."""
+    seconds = r"%s\s*\.\s*tv_sec\b" % re.escape(var)
+    uses = len(re.findall(seconds, expr))
+    casts = len(re.findall(r"\(\s*[A-Za-z_][\w\s]*\)\s*" + seconds, expr))
+    if casts == uses:
+        return "cast"
+    if casts or re.search(r"[?!=<>,]|&&|\|\||\bsizeof\b|\w\s*\(", re.sub(r"<<|>>", "+", expr)):
+        return None
+    return "widened"
+
+def place(p):
+    return (p[0].file, p[0].line, p[0].column)
 
 // Only files that call the API are worth parsing (and spatch's --use-gitgrep knows it).
 @uses_api@
@@ -104,7 +147,6 @@ position q != reads.p;
 
 @written@
 identifier tv_local.tv;
-identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 identifier member = {tv_sec, tv_usec};
 expression E;
 assignment operator aop;
@@ -122,8 +164,6 @@ position w;
  ++tv@w.member
 |
  --tv@w.member
-|
- print(..., <+... tv@w.tv_sec ...+>, ...)
 )
 
 @script:python@
@@ -140,6 +180,72 @@ tv << tv_local.tv;
 w << written.w;
 @@
 if w[0].current_element == fn:
+    escaping.add((fn, tv))
+
+// A call given a string constant and a value computed from tv_sec prints it
+// (printk, a driver's own logging macro): the value becomes 64-bit, so its
+// %ld/%lu/%lx (or %d/%u/%x) conversion becomes %lld/%llu/%llx.  Any other
+// conversion, a value that is not plain arithmetic on tv_sec, two values in
+// one call or a format in pieces keep the local.
+@printed@
+identifier logger;
+constant char[] fmt;
+expression list before;
+expression list[m] mid;
+expression E;
+position pf, pc;
+@@
+ logger@pc(before, fmt@pf, mid, E, ...)
+
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+fmt << printed.fmt;
+m << printed.m;
+before << printed.before;
+mid << printed.mid;
+E << printed.E;
+pf << printed.pf;
+pc << printed.pc;
+@@
+if pf[0].current_element == fn and "%" in fmt and \
+        re.search(r"\b%s\s*\.\s*tv_sec\b" % re.escape(tv), E):
+    printing_calls.add(place(pc))
+    # another string constant before the value: a format in pieces
+    pieces = '"' in str(before) + str(mid)
+    kind = None if pieces else printed_type(E, tv)
+    new = widened(fmt, int(m)) if kind == "widened" else None
+    if kind is None or (kind == "widened" and (new is None or place(pf) in formats.get((fn, fmt), ('', '', ()))[2])):
+        escaping.add((fn, tv))
+    elif new:
+        formats.setdefault((fn, fmt), (new, (fn, tv), set()))[2].add(place(pf))
+
+@string_constant depends on uses_api@
+constant char[] c;
+position p;
+@@
+ c@p
+
+@script:python@
+c << string_constant.c;
+p << string_constant.p;
+@@
+constants.setdefault((p[0].current_element, c), set()).add(place(p))
+
+// A print function whose format is not a string constant here.
+@printed_other@
+identifier tv_local.tv;
+identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
+position pc;
+@@
+ print@pc(..., <+... tv.tv_sec ...+>, ...)
+
+@script:python@
+fn << tv_local.fn;
+tv << tv_local.tv;
+pc << printed_other.pc;
+@@
+if pc[0].current_element == fn and place(pc) not in printing_calls:
     escaping.add((fn, tv))
 
 @convert_decl depends on patch@
@@ -196,6 +302,37 @@ binary operator mul = {*, /, %};
 - tv@u.tv_usec
 + tv.tv_nsec / NSEC_PER_USEC
 )
+
+// The formats of the printed seconds of the converted locals.
+@format_use depends on patch && uses_api@
+constant char[] fmt;
+position pf;
+@@
+ fmt@pf
+
+@script:python widen@
+fmt << format_use.fmt;
+pf << format_use.pf;
+wide;
+@@
+key = (pf[0].current_element, fmt)
+new, local, places = formats.get(key, (None, None, None))
+if local in converted and places == constants[key]:
+    coccinelle.wide = cocci.make_ident(new)
+else:
+    cocci.include_match(False)
+
+// Rewrite: "%ld", tv.tv_sec -> "%lld", tv.tv_sec
+//  The printed seconds are a 64-bit time64_t now, so the conversion that
+//  printed them as a long prints them as a long long (the value printed is
+//  the same, and no longer wraps in 2038 on 32-bit machines).
+@widen_format depends on patch@
+constant char[] format_use.fmt;
+position format_use.pf;
+identifier widen.wide;
+@@
+- fmt@pf
++ wide
 
 @depends on context@
 expression E;

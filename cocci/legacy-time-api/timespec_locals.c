@@ -62,6 +62,7 @@ static int compare_with_escaping(struct wd *wd)
 	return timespec_equal(&now, &then);
 }
 
+/* Must change, though printed: the seconds' %ld becomes %lld. */
 static void print_it(void)
 {
 	struct timespec ts;
@@ -151,4 +152,39 @@ static int board_timed_cmd(int cmd)
 #endif
 	getnstimeofday(&t1);
 	return t1.tv_nsec;
+}
+
+/*
+ * Must change: the lockless __current_kernel_time() read into a local whose
+ * seconds go to time64_to_tm() and whose nanoseconds are printed as a long.
+ */
+static void log_wall_clock(struct tm *out)
+{
+	struct timespec now;
+
+	now = __current_kernel_time();
+	time64_to_tm(now.tv_sec, 0, out);
+	pr_info("at %02d:%02d.%03lu\n", out->tm_min, out->tm_sec,
+		(unsigned long)now.tv_nsec / 1000000);
+}
+
+/*
+ * Must change: a driver's own logging macro prints the seconds with %lu,
+ * which becomes %llu.
+ */
+static void frame_done(struct cam_dev *cam)
+{
+	struct timespec done;
+
+	ktime_get_ts(&done);
+	CAM_TRACE(cam, "frame at %lu.%09lu\n", done.tv_sec, done.tv_nsec);
+}
+
+/* Must not change: the printed value is a comparison of the seconds. */
+static void frame_late(struct cam_dev *cam, long limit)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	CAM_TRACE(cam, "late %ld\n", now.tv_sec > limit ? now.tv_sec - limit : 0L);
 }

@@ -8,21 +8,25 @@
 /// timespec64 when every use of it has a 64-bit twin: getnstimeofday(),
 /// ktime_get_ts(), ktime_get_real_ts(), getrawmonotonic(),
 /// get_monotonic_boottime(), timekeeping_clocktai() and getboottime()
-/// become the *_ts64() accessors; current_kernel_time() and CURRENT_TIME
-/// become ktime_get_coarse_real_ts64(); ktime_to_timespec(),
+/// become the *_ts64() accessors; current_kernel_time(),
+/// __current_kernel_time() and CURRENT_TIME become
+/// ktime_get_coarse_real_ts64(); ktime_to_timespec(),
 /// ns_to_timespec(), timespec_to_ktime(), timespec_to_ns(),
 /// timespec_valid(), set_normalized_timespec(), timespec_add_ns(),
 /// timespec_compare(), timespec_equal(), timespec_add() and timespec_sub()
 /// become their timespec64 forms; tv_sec and tv_nsec keep their names.
 ///
 /// A local whose value escapes (its address or the whole structure passed
-/// to anything else, tv_sec printed with a printk format or addressed) is
-/// left alone together with every local it is combined with, and reported.
+/// to anything else, tv_sec addressed) is left alone together with every
+/// local it is combined with, and reported.  Seconds printed through a
+/// string constant format (printk, a driver's logging macro) get %lld for
+/// %ld or %d (likewise %llu, %llx); printed with another conversion, or as
+/// a value that is not plain arithmetic on tv_sec, they keep the local.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: A local initialised by a brace list, a compound literal,
-//  current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
+//  current_kernel_time(), __current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
 //  ns_to_timespec() converts (the latter four to their 64-bit forms);
 //  one initialised by any other expression, or declared with several
 //  variables, is left alone.  Function parameters, fields and globals are reported, not
@@ -30,7 +34,7 @@
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 timespec64, 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_boottime_ts64, 3.17 timespec64_add, 3.17 timespec64_sub, 3.17 timespec64_compare, 3.17 timespec64_equal, 3.17 timespec64_to_ns, 3.17 ns_to_timespec64, 3.17 set_normalized_timespec64, 3.17 timespec64_add_ns, 3.17 ktime_to_timespec64, 3.17 timespec64_to_ktime, 3.17 timespec64_valid
-// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
+// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
 // Subject: convert struct timespec locals to timespec64
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: timespec, timespec64, getnstimeofday, y2038
@@ -42,6 +46,47 @@ virtual report
 
 @initialize:python@
 @@
+import re
+# (function, format text) -> the format with tv_sec's conversion widened, and
+# the local it prints; a format also used in a call printing no local keeps it
+formats = {}
+constants = {}  # (function, string constant) -> where it occurs
+printing_calls = set()  # (file, line, column) of a call whose format is handled by a string constant
+
+CONVERSION = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|z|t|j)?([a-zA-Z%])")
+
+def widened(fmt, index):
+    """fmt with its index-th argument's conversion made long long (%ld and
+    %d -> %lld, %lu and %u -> %llu, ...), or None."""
+    arg = 0
+    for m in CONVERSION.finditer(fmt):
+        if m.group(4) == "%":
+            continue
+        arg += (m.group(1) == "*") + (m.group(2) == "*")
+        if arg == index:
+            if m.group(3) not in (None, "l") or m.group(4) not in "diuxX":
+                return None
+            at = m.start(4)
+            return fmt[:at] + ("l" if m.group(3) else "ll") + fmt[at:]
+        arg += 1
+    return None
+
+def printed_type(expr, var):
+    """How var.tv_sec's new type reaches the printed value: "cast" (every
+    use of it is cast, so the value keeps its type), "widened" (only
+    arithmetic on it: the value becomes 64-bit), or None (anything else)."""
+    seconds = r"%s\s*\.\s*tv_sec\b" % re.escape(var)
+    uses = len(re.findall(seconds, expr))
+    casts = len(re.findall(r"\(\s*[A-Za-z_][\w\s]*\)\s*" + seconds, expr))
+    if casts == uses:
+        return "cast"
+    if casts or re.search(r"[?!=<>,]|&&|\|\||\bsizeof\b|\w\s*\(", re.sub(r"<<|>>", "+", expr)):
+        return None
+    return "widened"
+
+def place(p):
+    return (p[0].file, p[0].line, p[0].column)
+
 escaping = set()
 converted = set()  # (function, local) whose declaration changed
 value_inits = set()  # locals initialised by an expression with no 64-bit twin
@@ -83,6 +128,8 @@ def convertible(fn, ts):
  getboottime(...)
 |
  current_kernel_time(...)
+|
+ __current_kernel_time(...)
 |
  CURRENT_TIME
 |
@@ -153,6 +200,8 @@ fn(...) {
 (
   struct timespec ts@p = current_kernel_time();
 |
+  struct timespec ts@p = __current_kernel_time();
+|
   struct timespec ts@p = CURRENT_TIME;
 |
   struct timespec ts@p = ktime_to_timespec(A);
@@ -203,6 +252,8 @@ position p;
 |
  ts@p = current_kernel_time()
 |
+ ts@p = __current_kernel_time()
+|
  ts@p = CURRENT_TIME
 |
  ts@p = value(E)
@@ -240,14 +291,9 @@ if q[0].current_element == fn:
 
 @risky@
 identifier ts_local.ts;
-identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
 position w;
 @@
-(
  &ts@w.tv_sec
-|
- print(..., <+... ts@w.tv_sec ...+>, ...)
-)
 
 @script:python@
 fn << ts_local.fn;
@@ -255,6 +301,72 @@ ts << ts_local.ts;
 w << risky.w;
 @@
 if w[0].current_element == fn:
+    escaping.add((fn, ts))
+
+// A call given a string constant and a value computed from tv_sec prints it
+// (printk, a driver's own logging macro): the value becomes 64-bit, so its
+// %ld/%lu/%lx (or %d/%u/%x) conversion becomes %lld/%llu/%llx.  Any other
+// conversion, a value that is not plain arithmetic on tv_sec, two values in
+// one call or a format in pieces keep the local.
+@printed@
+identifier logger;
+constant char[] fmt;
+expression list before;
+expression list[m] mid;
+expression E;
+position pf, pc;
+@@
+ logger@pc(before, fmt@pf, mid, E, ...)
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+fmt << printed.fmt;
+m << printed.m;
+before << printed.before;
+mid << printed.mid;
+E << printed.E;
+pf << printed.pf;
+pc << printed.pc;
+@@
+if pf[0].current_element == fn and "%" in fmt and \
+        re.search(r"\b%s\s*\.\s*tv_sec\b" % re.escape(ts), E):
+    printing_calls.add(place(pc))
+    # another string constant before the value: a format in pieces
+    pieces = '"' in str(before) + str(mid)
+    kind = None if pieces else printed_type(E, ts)
+    new = widened(fmt, int(m)) if kind == "widened" else None
+    if kind is None or (kind == "widened" and (new is None or place(pf) in formats.get((fn, fmt), ('', '', ()))[2])):
+        escaping.add((fn, ts))
+    elif new:
+        formats.setdefault((fn, fmt), (new, (fn, ts), set()))[2].add(place(pf))
+
+@string_constant depends on uses_api@
+constant char[] c;
+position p;
+@@
+ c@p
+
+@script:python@
+c << string_constant.c;
+p << string_constant.p;
+@@
+constants.setdefault((p[0].current_element, c), set()).add(place(p))
+
+// A print function whose format is not a string constant here.
+@printed_other@
+identifier ts_local.ts;
+identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
+position pc;
+@@
+ print@pc(..., <+... ts.tv_sec ...+>, ...)
+
+@script:python@
+fn << ts_local.fn;
+ts << ts_local.ts;
+pc << printed_other.pc;
+@@
+if pc[0].current_element == fn and place(pc) not in printing_calls:
     escaping.add((fn, ts))
 
 @combined depends on uses_api@
@@ -289,6 +401,9 @@ fn@d(...) {
 <+...
 (
 - struct timespec ts = current_kernel_time();
++ struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
+|
+- struct timespec ts = __current_kernel_time();
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
 |
 - struct timespec ts = CURRENT_TIME;
@@ -357,6 +472,9 @@ identifier a;
 - ts@u = current_kernel_time()
 + ktime_get_coarse_real_ts64(&ts)
 |
+- ts@u = __current_kernel_time()
++ ktime_get_coarse_real_ts64(&ts)
+|
 - ts@u = CURRENT_TIME
 + ktime_get_coarse_real_ts64(&ts)
 |
@@ -394,10 +512,41 @@ identifier a;
 + ts = timespec64_sub(E, E2)
 )
 
+// The formats of the printed seconds of the converted locals.
+@format_use depends on patch && uses_api@
+constant char[] fmt;
+position pf;
+@@
+ fmt@pf
+
+@script:python widen@
+fmt << format_use.fmt;
+pf << format_use.pf;
+wide;
+@@
+key = (pf[0].current_element, fmt)
+new, local, places = formats.get(key, (None, None, None))
+if local in converted and places == constants[key]:
+    coccinelle.wide = cocci.make_ident(new)
+else:
+    cocci.include_match(False)
+
+// Rewrite: "%ld", ts.tv_sec -> "%lld", ts.tv_sec
+//  The printed seconds are a 64-bit time64_t now, so the conversion that
+//  printed them as a long prints them as a long long (the value printed is
+//  the same, and no longer wraps in 2038 on 32-bit machines).
+@widen_format depends on patch@
+constant char[] format_use.fmt;
+position format_use.pf;
+identifier widen.wide;
+@@
+- fmt@pf
++ wide
+
 @found depends on report || org@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time, ktime_to_timespec, ns_to_timespec,
+                  current_kernel_time, __current_kernel_time, ktime_to_timespec, ns_to_timespec,
                   timespec_to_ktime, timespec_to_ns, timespec_valid,
                   set_normalized_timespec, timespec_add_ns, timespec_compare,
                   timespec_equal, timespec_add, timespec_sub};
@@ -420,6 +569,6 @@ coccilib.org.print_todo(p[0], "%s() works on struct timespec, removed in Linux 5
 @depends on context@
 identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time};
+                  current_kernel_time, __current_kernel_time};
 @@
 * old(...)
