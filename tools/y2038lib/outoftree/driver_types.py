@@ -72,6 +72,9 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
+# a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
+KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
+CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|[usU](?:8|16|32|64)|time64_t)\s*\)\s*$")
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
@@ -610,9 +613,9 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
     call = enclosing_call(code, expr_start)
-    if name == "tv_sec" and call and PRINTS.match(call[0]):
+    if name == "tv_sec" and call and PRINTS.match(call[0]) and not CAST.search(code[:expr_start]):
         return print_edit(a, relpath, call, expr_start, m_end, out)
-    return ""
+    return ""  # a cast tv_sec is printed as the type of its cast: the format stays
 
 
 def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
@@ -861,7 +864,7 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
-    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', fmt_arg):
+    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', KERN_LEVEL.sub("", fmt_arg)):
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
     specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
