@@ -5,8 +5,10 @@ printed through a cast under a printk level, a file-scope array of timevals,
 a timeval handed to the driver's own macros, and what must stay as it is."""
 import unittest
 
-import helpers  # noqa: F401  (puts tools/ on sys.path)
-from y2038lib.outoftree import driver_types
+from helpers import put_tools_on_path
+
+put_tools_on_path()
+from y2038lib.outoftree import driver_types  # noqa: E402
 
 CAST_PRINT = {"rate.c": """\
 struct result {
@@ -52,6 +54,68 @@ class CastPrint(unittest.TestCase):
         new, converted, kept = driver_types.convert(UNCAST_PRINT)
         self.assertEqual(kept, [])
         self.assertIn('printk(KERN_INFO "%s: took %lld.%09lu seconds\\n", "x",', new["rate.c"])
+
+
+ARRAY = {"touch.c": """\
+enum { T_INIT, T_PREV, T_CURR, T_MAX };
+struct timeval stamps[T_MAX];
+static struct timeval sent[4];
+
+static int gap_us(int later, int earlier)
+{
+	return later - earlier;
+}
+
+static bool within ( struct timeval after, struct timeval before, int limit )
+{
+	if (after.tv_sec - before.tv_sec == 0)
+		return gap_us(after.tv_usec, before.tv_usec) <= limit;
+	return after.tv_usec + 1000000 - before.tv_usec <= limit;
+}
+
+#if 1
+static int on_press(void)
+{
+#else
+static int on_press(int unused)
+{
+#endif
+	memcpy(&stamps[T_PREV], &stamps[T_CURR], sizeof(struct timeval));
+	do_gettimeofday ( &stamps[T_CURR] );
+	if (stamps[T_CURR].tv_sec - stamps[T_INIT].tv_sec >= 10)
+		return 0;
+	return within ( stamps[T_CURR], stamps[T_PREV], 50000 );
+}
+
+static int report(void __user *buf)
+{
+	do_gettimeofday(&sent[0]);
+	return copy_to_user(buf, sent, sizeof(sent));
+}
+"""}
+
+
+class FileScopeArray(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ARRAY)
+
+    def test_its_elements_convert_with_the_functions_they_are_passed_to(self):
+        self.assertEqual(self.converted, ["global stamps, param after, param before"])
+        touch = self.new["touch.c"]
+        for line in ("struct timespec64 stamps[T_MAX];",
+                     "static bool within ( struct timespec64 after, struct timespec64 before, int limit )",
+                     "return gap_us(after.tv_nsec / NSEC_PER_USEC, before.tv_nsec / NSEC_PER_USEC) <= limit;",
+                     "return after.tv_nsec / NSEC_PER_USEC + 1000000 - before.tv_nsec / NSEC_PER_USEC <= limit;",
+                     "memcpy(&stamps[T_PREV], &stamps[T_CURR], sizeof(struct timespec64));",
+                     "ktime_get_real_ts64 ( &stamps[T_CURR] );"):
+            self.assertIn(line, touch)
+
+    def test_an_array_copied_to_user_space_whole_stays(self):
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["touch.c:34: passed to copy_to_user() [global sent: kept as struct timeval]"])
+        self.assertIn("static struct timeval sent[4];", self.new["touch.c"])
+        self.assertIn("do_gettimeofday(&sent[0]);", self.new["touch.c"])
 
 
 if __name__ == "__main__":

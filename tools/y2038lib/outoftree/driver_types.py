@@ -93,6 +93,7 @@ class Candidate:
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
+    array: bool = False  # a file-scope array: its elements are what converts
 
 
 def line_of(text: str, offset: int) -> int:
@@ -112,10 +113,29 @@ def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
     return -1
 
 
+def first_branches(code: str) -> str:
+    """code with the #else/#elif branches of each conditional blanked (the
+    same offsets): `#if 1 ... {` `#else ... {` `#endif` opens one brace, not two."""
+    out, skipping = [], []  # per open conditional: whether its current branch is blanked
+    for line in code.split("\n"):
+        directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        word = directive.group(1) if directive else ""
+        if word.startswith("if"):
+            skipping.append(False)
+        elif word in ("elif", "else") and skipping:
+            skipping[-1] = True
+        elif word == "endif" and skipping:
+            skipping.pop()
+        out.append(" " * len(line) if any(skipping) and not word else line)
+    return "\n".join(out)
+
+
 def functions(code: str):
     """[(name, params start, params end, body start, body end)] of the
-    function definitions in a file (top level, braces balanced)."""
+    function definitions in a file (top level, braces balanced, each
+    conditional read in its first branch)."""
     found = []
+    code = first_branches(code)
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", code):
         if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof", "defined"):
             continue
@@ -159,9 +179,14 @@ def file_candidates(relpath: str, code: str) -> list:
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
     for m in DECLARATION.finditer(code):
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
-        if not decl or decl.group(3):  # an array stays
+        if not decl:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
+        if decl.group(3):  # an array: only a file-scope one, declared alone, converts (element by element)
+            if not pointer and end == ";" and placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
+                found.append(Candidate("global", name, m.group(1), relpath, (m.start(), m.end()),
+                                       position=m.start(), array=True))
+            continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
             if not pointer and end != ")":
@@ -317,7 +342,7 @@ class Analysis:
                         continue
                     if any(f[3] < m.start() < f[4] and self._shadowed(relpath, f, c.name) for f in self.funcs[relpath]):
                         continue
-                    found.append((relpath, m.start(), m.end()))
+                    found.append((relpath, m.start(), self._element_end(other, m.end()) if c.array else m.end()))
             return found
         for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
             start = lo + m.start()
@@ -377,6 +402,13 @@ class Analysis:
         declared = re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,)=\[]", scope) or \
             re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
+
+    @staticmethod
+    def _element_end(code, end):
+        """The end of name[...] when a subscript follows the name at end."""
+        subscript = re.match(r"\s*\[", code[end:])
+        close = matching(code, end + subscript.end() - 1, "[", "]") if subscript else -1
+        return close + 1 if close > 0 else end
 
     def _shadowed(self, relpath, f, name):
         return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|\b\w+\s+\*?{re.escape(name)}\s*[;=,)]",
@@ -681,7 +713,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     code = a.code[relpath]
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
-        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+        edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
         return link_args(a, c, n, relpath, open_, close, union)
     if call and call[0] == "sizeof":
         return ""
@@ -699,6 +731,13 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     return "used as a whole value"
 
 
+def renamed(code, relpath, open_, name, new):
+    """The edit giving new for the name of the call whose '(' is at open_
+    (`do_gettimeofday (&x)` has a space before it)."""
+    start = code.rindex(name, 0, open_)
+    return relpath, start, start + len(name), new
+
+
 def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     """x (or &x) as an argument of call: a fill or a helper takes its
     timespec64 name, one of the driver's own functions links x to its
@@ -707,14 +746,27 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     if fname in FILLS:
         if (c.type == "timeval") != (fname in TIMEVAL_FILLS):
             return f"{fname}() on a {c.type}"
-        edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, FILLS[fname]))
         return ""
     if fname in HELPERS:
-        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, HELPERS[fname]))
         return link_args(a, c, n, relpath, open_, close, union)
     if memory and fname in ("memset", "memcpy"):
-        return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union)
+        return "" if fname == "memset" else copied(a, c, n, relpath, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+
+
+def copied(a, c, n, relpath, open_, close, edits, union):
+    """memcpy(&x, &y, size): x and y convert together; a size spelt
+    sizeof(struct timeval) or sizeof(struct timespec) takes the new type."""
+    code = a.code[relpath]
+    args = split_args(code[open_ + 1:close])
+    size = re.fullmatch(r"\s*sizeof\s*\(\s*(struct\s+time(?:spec|val))\s*\)\s*", args[-1]) if len(args) == 3 else None
+    if size:
+        size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2
+        edits[n].append((relpath, size_start + size.start(1), size_start + size.end(1), "struct timespec64"))
+        close = size_start - 1  # the size is settled: link the two addresses
+    return link_args(a, c, n, relpath, open_, close, union)
 
 
 def prototype_edits(a, params):
@@ -766,11 +818,14 @@ def link_target(a, relpath, start, end):
     code = a.code[relpath]
     text = code[start:end]
     field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
+    element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*", text)  # an array's element
     for n, c in enumerate(a.candidates):
         if field and c.kind == "field" and c.name == field.group(2):
             return n
-        if not field and c.kind in ("local", "param", "global") and c.name == text.strip().lstrip("*") and \
-                c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
+        if element and c.array and c.name == element.group(1):
+            return n
+        if not field and not c.array and c.kind in ("local", "param", "global") and c.name == text.strip().lstrip("*") \
+                and c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
             return n
     return None
 
@@ -819,7 +874,7 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     target = a.param_of.get((fname, idx))
     if target is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
-        start = open_ - len(fname)
+        start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
         member_call = re.search(r"(\.|->)\s*$", a.code[relpath][:start])
         callbacks = [a.param_of.get((f, idx)) for f in a.ops_members(fname)]
         if member_call and callbacks and all(callbacks):
@@ -910,7 +965,7 @@ def boundary_edits(a, members):
             if not (call and call[0] == "do_gettimeofday" and before.endswith("&")):
                 return None, f"{relpath}:{line_of(code, start)}: a use other than a fill or its members"
             name, open_, close, _ = call
-            stmt_start = open_ - len(name)
+            stmt_start = renamed(code, relpath, open_, name, '')[1]
             if not re.match(r"\s*;", code[close + 1:]) or code[:stmt_start].rstrip()[-1:] not in (";", "{", "}"):
                 return None, f"{relpath}:{line_of(code, start)}: do_gettimeofday() is not a statement of its own"
             target = text[expr_start:end].strip()
