@@ -54,6 +54,9 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
     "timespec_to_ktime": "timespec64_to_ktime",
 }
+# helper on struct timeval -> the timespec64 one that says the same of the converted values
+TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare"}
+SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
 VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
@@ -70,11 +73,12 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
 REMOVED = "5.6 timespec, 5.6 timeval"
-SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | \
+SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
 # a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
 KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
 CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|[usU](?:8|16|32|64)|time64_t)\s*\)\s*$")
+STATEMENT_START = re.compile(r"(?:[;{}]|\n[ \t]*#[^\n]*)$")  # what ends right before a statement (rstripped)
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
@@ -130,6 +134,28 @@ def first_branches(code: str) -> str:
     return "\n".join(out)
 
 
+def never_compiled(code: str) -> Set[int]:
+    """The lines of `#if 0` blocks (and of `#if 1`'s #else): no kernel and
+    no configuration compiles them, so the range has nothing to say about
+    them; they change with their group and stay consistent with it."""
+    lines, stack = set(), []  # per open conditional: whether its current branch is dead
+    for number, line in enumerate(code.split("\n"), 1):
+        directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b\s*(\w*)", line)
+        word = directive.group(1) if directive else ""
+        if word.startswith("if"):
+            stack.append({"0": "dead", "1": "live-const"}.get(directive.group(2) if directive else "", "")
+                         if word == "if" else "")
+        elif word == "else" and stack:
+            stack[-1] = {"dead": "", "live-const": "dead"}.get(stack[-1], stack[-1])
+        elif word == "elif" and stack:
+            stack[-1] = "" if stack[-1] == "dead" else ("dead" if stack[-1] == "live-const" else "")
+        elif word == "endif" and stack:
+            stack.pop()
+        if "dead" in stack and not word:
+            lines.add(number)
+    return lines
+
+
 def functions(code: str):
     """[(name, params start, params end, body start, body end)] of the
     function definitions in a file (top level, braces balanced, each
@@ -155,6 +181,42 @@ def functions(code: str):
         end = matching(code, body, "{", "}")
         if end > 0:
             found.append((m.group(1), m.end(), close, body, end))
+    return found
+
+
+MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk)\s*\(")
+
+
+def macro_candidates(a) -> list:
+    """A parameter of one of the driver's function-like macros becomes a
+    candidate (kind "macro", position: its index) when a call of the macro
+    hands it one of the driver's timespecs/timevals: the macro's body is
+    then read like a function's, and converts with what it is given."""
+    given: Dict[Tuple[str, int], Set[str]] = {}
+    macros = [(relpath, m) for relpath, code in a.code.items() for m in MACRO.finditer(code)]
+    names = {m.group(1) for _, m in macros}
+    for relpath, code in a.code.items():
+        for call in re.finditer(r"\b(\w+)\s*\(", code):
+            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[:call.start()]):
+                continue
+            close = matching(code, call.end() - 1)
+            pos = call.end()
+            for index, arg in enumerate(split_args(code[call.end():close]) if close > 0 else []):
+                lead = len(arg) - len(arg.lstrip())
+                target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
+                if target is not None and a.candidates[target].kind != "field":
+                    given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
+                pos += len(arg) + 1
+    found = []
+    for relpath, m in macros:
+        params = [p.strip() for p in m.group(2).split(",")]
+        for index, name in enumerate(params):
+            types = given.get((m.group(1), index), set())
+            if types and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
+                start = m.start(2) + m.group(2).index(name)
+                found.append(Candidate("macro", name, min(types) if len(types) == 1 else "mixed", relpath,
+                                       (start, start), (m.start(3), m.end(3)), m.group(1), index))
     return found
 
 
@@ -319,6 +381,13 @@ class Analysis:
                 if index is not None:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
+                             if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
+        self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
+        self.candidates += macro_candidates(self)
+        for n, c in enumerate(self.candidates):
+            if c.kind == "macro":
+                self.macro_params.setdefault((c.function, int(c.position)), []).append(n)
 
     def uses(self, c: Candidate):
         """[(relpath, start, end)] of each mention, the declaration aside."""
@@ -337,6 +406,8 @@ class Analysis:
                 else [(c.relpath, code)]
             for relpath, other in files:
                 for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
+                    if relpath == c.relpath and m.start() == c.position:
+                        continue  # a later declarator's own name (static struct timeval a, b;)
                     if relpath == c.relpath and c.decl[0] <= m.start() <= c.decl[1] + len(c.name) + 40 \
                             and other[c.decl[1]:m.start()].strip(" \t*,") == "":
                         continue
@@ -586,10 +657,11 @@ def settle(a, texts, members, found: Findings, allowed):
     names = ", ".join(sorted({f"{c.kind} {c.name}" for c in cands}))
     refused = [found.problems[m] for m in members if m in found.problems]
     cluster_edits = [e for m in members for e in found.edits[m]]
-    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands]
+    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
     if not refused:
+        dead = {p: never_compiled(a.code[p]) for p in {e[0] for e in cluster_edits}}
         blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
-                   if not allowed(p, line_of(texts[p], s), new)]
+                   if line_of(texts[p], s) not in dead[p] and not allowed(p, line_of(texts[p], s), new)]
         if blocked:
             refused = [f"{blocked[0]}: the kernel range does not allow this change"]
     if refused and all(m in found.abi for m in members):
@@ -610,6 +682,9 @@ def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
+    wrapped = re.search(r"(?<![\w)\]])\(\s*$", code[:expr_start])  # (x): a macro's parameter, say
+    if wrapped and c.kind == "macro" and re.match(r"\s*\)", code[end:]):
+        expr_start, end = wrapped.start(), end + re.match(r"\s*\)", code[end:]).end()
     member = USE_MEMBER.match(code[end:end + 200])
     if member:
         return member_use(a, c, relpath, expr_start, member.group(1), end + member.start(1), end + member.end(1),
@@ -621,6 +696,9 @@ def classify(a, c, n, relpath, start, end, edits, union):
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
+    if c.pointer and (re.match(r"\s*[!=]=\s*(NULL|0)\b", code[end:]) or
+                      re.search(r"(?:\bif\s*\(|!)\s*$", before) and re.match(r"\s*[)&|]", code[end:])):
+        return ""  # a pointer tested against NULL
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
         inner_call = enclosing_call(code, len(before) - 1)
@@ -645,7 +723,8 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
     call = enclosing_call(code, expr_start)
-    if name == "tv_sec" and call and PRINTS.match(call[0]) and not CAST.search(code[:expr_start]):
+    printed = call and (PRINTS.match(call[0]) or call[0] in a.print_macros)
+    if name == "tv_sec" and printed and not CAST.search(code[:expr_start]):
         return print_edit(a, relpath, call, expr_start, m_end, out)
     return ""  # a cast tv_sec is printed as the type of its cast: the format stays
 
@@ -696,7 +775,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     value = code[value_start:stop].strip()
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
     if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
-            and c.type == "timespec" and before.endswith((";", "{", "}")):
+            and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
         return ""
     if m and m.group(1) in VALUES and c.type == "timespec":
@@ -718,13 +797,17 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
-    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*=\s*\*?$", before)
+    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*\)?\s*=\s*\*?$", before)
     if m and code[end:].lstrip().startswith(";"):
         target = link_target(a, relpath, m.start(1), m.end(1))
         if target is not None:
             union(n, target)
             return ""
         return f"its value goes to {m.group(1).strip()}"
+    if call and (call[0], call[3]) in a.macro_params:  # handed to one of the driver's macros
+        for target in a.macro_params[(call[0], call[3])]:
+            union(n, target)
+        return ""
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
@@ -748,9 +831,12 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
             return f"{fname}() on a {c.type}"
         edits[n].append(renamed(a.code[relpath], relpath, open_, fname, FILLS[fname]))
         return ""
-    if fname in HELPERS:
-        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, HELPERS[fname]))
+    helpers = TIMEVAL_HELPERS if c.type == "timeval" else HELPERS
+    if fname in helpers:
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, helpers[fname]))
         return link_args(a, c, n, relpath, open_, close, union)
+    if fname in HELPERS or fname in TIMEVAL_HELPERS:
+        return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
         return "" if fname == "memset" else copied(a, c, n, relpath, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
@@ -824,7 +910,7 @@ def link_target(a, relpath, start, end):
             return n
         if element and c.array and c.name == element.group(1):
             return n
-        if not field and not c.array and c.kind in ("local", "param", "global") and c.name == text.strip().lstrip("*") \
+        if not field and not c.array and c.kind in ("local", "param", "global", "macro") and c.name == text.strip().lstrip("*") \
                 and c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
             return n
     return None
@@ -846,14 +932,21 @@ def link_value(a, c, n, relpath, start, stop, union):
 
 
 def link_args(a, c, n, relpath, open_, close, union):
-    """Every argument of a helper must be a candidate (or a constant)."""
+    """Every argument of a helper must be a candidate (or a constant), but
+    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns))."""
     code = a.code[relpath]
     pos = open_ + 1
-    for arg in split_args(code[open_ + 1:close]):
+    helper = re.search(r"(\w+)\s*$", code[:open_])
+    scalars = SCALAR_ARGS.get(helper.group(1) if helper else "", set())
+    for index, arg in enumerate(split_args(code[open_ + 1:close])):
         stripped = arg.strip()
+        if index in scalars:
+            pos += len(arg) + 1
+            continue
         lead = len(arg) - len(arg.lstrip())
         body = stripped.lstrip("&").strip().lstrip("(").rstrip(")").strip()
-        if re.fullmatch(r"[\d\sA-Z_*+\-/()]+|[a-z_]\w*\s*\*\s*NSEC_PER_\w+", stripped) or not stripped:
+        if re.fullmatch(r"[\d\sA-Z_*+\-/()]+|[a-z_]\w*\s*\*\s*NSEC_PER_\w+|[\w.>\-\[\]]+?(\.|->)\s*tv_n?sec",
+                        stripped) or not stripped:  # a constant, nanoseconds, a member's seconds or nanoseconds
             pos += len(arg) + 1
             continue
         offset = pos + lead + stripped.find(body)
