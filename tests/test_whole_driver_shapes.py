@@ -118,5 +118,84 @@ class FileScopeArray(unittest.TestCase):
         self.assertIn("do_gettimeofday(&sent[0]);", self.new["touch.c"])
 
 
+MACROS = {"perf.c": """\
+static struct timeval g_now;
+static long total_us;
+
+#define LOG(fmt, ...) printk(KERN_INFO "perf: " fmt, ##__VA_ARGS__)
+#ifdef PERF
+#define PERF_BEGIN(t) \\
+	do_gettimeofday(&g_now); \\
+	(t) = g_now;
+#define PERF_END(t) \\
+	do_gettimeofday(&g_now); \\
+	total_us += (g_now.tv_sec - t.tv_sec) * 1000000 + g_now.tv_usec - t.tv_usec; \\
+	LOG("took %ld s\\n", g_now.tv_sec - t.tv_sec);
+#else
+#define PERF_BEGIN(t)
+#define PERF_END(t)
+#endif
+#define SHOW(t) pr_info("at %ld\\n", (long)(t).tv_sec)
+
+static void transfer(struct device *dev)
+{
+	struct timeval begin;
+	struct timeval seen;
+
+	PERF_BEGIN(begin);
+	PERF_END(begin);
+	do_gettimeofday(&seen);
+	SHOW(seen);
+	SHOW(dev->stamp);
+}
+
+static void log_wait(struct timespec *out)
+{
+	struct timespec start, stop;
+
+	getnstimeofday(&start);
+#if 0
+	printk("%ld\\n", timespec_to_ns(&start));
+#endif
+	if (out != NULL) {
+		getnstimeofday(&stop);
+		*out = timespec_sub(stop, start);
+		set_normalized_timespec(out, out->tv_sec, out->tv_nsec - 5);
+	}
+}
+"""}
+
+
+class DriverMacros(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(
+            MACROS, lambda relpath, line, text: line != 37)  # the range refuses the #if 0 line
+
+    def test_a_timeval_handed_to_the_drivers_macros_converts_with_their_bodies(self):
+        self.assertIn("global g_now, local begin, macro t", self.converted)
+        perf = self.new["perf.c"]
+        for line in ("static struct timespec64 g_now;", "struct timespec64 begin;",
+                     "\tktime_get_real_ts64(&g_now); \\\n\t(t) = g_now;",
+                     "total_us += (g_now.tv_sec - t.tv_sec) * 1000000 + g_now.tv_nsec / NSEC_PER_USEC - "
+                     "t.tv_nsec / NSEC_PER_USEC; \\",
+                     'LOG("took %lld s\\n", g_now.tv_sec - t.tv_sec);'):
+            self.assertIn(line, perf)
+
+    def test_a_macro_also_given_another_structures_timeval_stays(self):
+        self.assertIn("perf.c:28: SHOW() is also given dev->stamp [local seen, macro t: kept as struct timeval]",
+                      [k["why"] for k in self.kept])
+        self.assertIn("\tstruct timeval seen;", self.new["perf.c"])
+        self.assertIn('#define SHOW(t) pr_info("at %ld\\n", (long)(t).tv_sec)', self.new["perf.c"])
+
+    def test_a_pointer_tested_against_null_and_if_0_lines_do_not_keep_a_group(self):
+        self.assertIn("local start, local stop, param out", self.converted)
+        perf = self.new["perf.c"]
+        for line in ("static void log_wait(struct timespec64 *out)", 'printk("%ld\\n", timespec64_to_ns(&start));',
+                     "*out = timespec64_sub(stop, start);",
+                     "set_normalized_timespec64(out, out->tv_sec, out->tv_nsec - 5);"):
+            self.assertIn(line, perf)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -207,6 +207,9 @@ def macro_candidates(a) -> list:
                 target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
                 if target is not None and a.candidates[target].kind != "field":
                     given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
+                else:  # something else: the body cannot change for one caller only
+                    a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
+                                               f"{call.group(1)}() is also given {arg.strip()[:40]}")
                 pos += len(arg) + 1
     found = []
     for relpath, m in macros:
@@ -384,6 +387,7 @@ class Analysis:
         self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
                              if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
+        self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
         self.candidates += macro_candidates(self)
         for n, c in enumerate(self.candidates):
             if c.kind == "macro":
@@ -612,6 +616,9 @@ def examine(a, links: Links) -> Findings:
                                          f"with a pointer or an array of the same type")
         if c.kind == "param":
             examine_function_uses(a, c, n, found)
+        if c.kind == "macro" and ((c.function, c.position) in a.macro_foreign or c.type == "mixed"):
+            found.problems.setdefault(n, a.macro_foreign.get((c.function, c.position),
+                                                             f"{c.function}() is given timespecs and timevals"))
         if c.init:
             why = classify_initialiser(a, c, n, found.edits, links.union)
             if why:
