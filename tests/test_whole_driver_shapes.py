@@ -197,5 +197,44 @@ class DriverMacros(unittest.TestCase):
             self.assertIn(line, perf)
 
 
+DEBUG_PRINT = {"dbg.h": """\
+#define DBG_PRINT(dev, level, string, args...) \\
+	do { \\
+		if (level) \\
+			pr_info("%s:" string, __func__, ##args); \\
+	} while (0)
+""", "io.c": """\
+static struct timeval t_on, t_off;
+
+static int timed_io(struct dev *dev)
+{
+	struct timeval tv0, tv1, limit;
+
+	memset(&tv0, 0, sizeof(struct timeval));
+	do_gettimeofday(&tv0);
+	do_gettimeofday(&limit);
+	limit.tv_sec += 2;
+	do_gettimeofday(&tv1);
+	DBG_PRINT(dev, 1, "took %ld ms\\n", (tv1.tv_sec - tv0.tv_sec) * 1000 + (tv1.tv_usec - tv0.tv_usec) / 1000);
+	do_gettimeofday(&t_on);
+	t_off = t_on;
+	return timeval_compare(&tv1, &limit) >= 0;
+}
+"""}
+
+
+class DebugPrint(unittest.TestCase):
+    def test_a_difference_printed_through_the_drivers_print_macro_takes_lld(self):
+        new, converted, kept = driver_types.convert(DEBUG_PRINT)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["global t_off, global t_on", "local limit, local tv0, local tv1"])
+        io = new["io.c"]
+        for line in ("static struct timespec64 t_on, t_off;", "memset(&tv0, 0, sizeof(struct timespec64));",
+                     'DBG_PRINT(dev, 1, "took %lld ms\\n", (tv1.tv_sec - tv0.tv_sec) * 1000 + '
+                     "(tv1.tv_nsec / NSEC_PER_USEC - tv0.tv_nsec / NSEC_PER_USEC) / 1000);",
+                     "return timespec64_compare(&tv1, &limit) >= 0;"):
+            self.assertIn(line, io)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -729,11 +729,32 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     code = a.code[relpath]
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
-    call = enclosing_call(code, expr_start)
-    printed = call and (PRINTS.match(call[0]) or call[0] in a.print_macros)
-    if name == "tv_sec" and printed and not CAST.search(code[:expr_start]):
-        return print_edit(a, relpath, call, expr_start, m_end, out)
-    return ""  # a cast tv_sec is printed as the type of its cast: the format stays
+    pos = expr_start
+    while name == "tv_sec" and not CAST.search(code[:pos]):  # a cast one is printed as its cast's type
+        call = enclosing_call(code, pos)
+        if call and (PRINTS.match(call[0]) or call[0] in a.print_macros):
+            return print_edit(a, relpath, call, pos, m_end, out)
+        group = None if call else grouping_paren(code, pos)
+        if group is None:
+            break
+        pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
+    return ""
+
+
+def grouping_paren(code: str, pos: int):
+    """The offset of the unmatched '(' before pos when no name precedes it
+    (a grouping parenthesis), else None."""
+    depth = 0
+    for i in range(pos - 1, -1, -1):
+        if code[i] == ")":
+            depth += 1
+        elif code[i] == "(":
+            if depth == 0:
+                return None if re.search(r"[\w\]]\s*$", code[:i]) else i
+            depth -= 1
+        elif code[i] in ";{}" and depth == 0:
+            return None
+    return None
 
 
 def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
@@ -845,12 +866,12 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     if fname in HELPERS or fname in TIMEVAL_HELPERS:
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
-        return "" if fname == "memset" else copied(a, c, n, relpath, open_, close, edits, union)
+        return copied(a, c, n, relpath, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
 def copied(a, c, n, relpath, open_, close, edits, union):
-    """memcpy(&x, &y, size): x and y convert together; a size spelt
+    """memcpy(&x, &y, size), memset(&x, 0, size): x and y convert together; a size spelt
     sizeof(struct timeval) or sizeof(struct timespec) takes the new type."""
     code = a.code[relpath]
     args = split_args(code[open_ + 1:close])
