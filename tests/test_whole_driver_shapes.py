@@ -236,5 +236,44 @@ class DebugPrint(unittest.TestCase):
             self.assertIn(line, io)
 
 
+POINTER_LOCAL = {"log.h": """\
+struct log_entry {
+	struct timeval timer;
+	int len;
+};
+""", "log.c": """\
+static void stamp(struct log_entry *e)
+{
+	struct timeval *p_timer = NULL;
+
+	p_timer = &e->timer;
+	do_gettimeofday(p_timer);
+	pr_info("%d.%06d\\n", (int)p_timer->tv_sec, (int)p_timer->tv_usec);
+}
+
+static void stamp_kernel(struct sk_buff *skb)
+{
+	struct timeval *tv = NULL;
+
+	tv = kmalloc(sizeof(*tv), GFP_KERNEL);
+	do_gettimeofday(tv);
+	skb_stamp(skb, tv);
+}
+"""}
+
+
+class PointerLocal(unittest.TestCase):
+    def test_a_pointer_local_to_the_drivers_field_converts_with_it(self):
+        new, converted, kept = driver_types.convert(POINTER_LOCAL)
+        self.assertEqual(converted, ["field timer, local p_timer"])
+        self.assertIn("\tstruct timespec64 timer;", new["log.h"])
+        for line in ("struct timespec64 *p_timer = NULL;", "ktime_get_real_ts64(p_timer);",
+                     'pr_info("%d.%06d\\n", (int)p_timer->tv_sec, (int)(p_timer->tv_nsec / NSEC_PER_USEC));',
+                     "struct timeval *tv = NULL;", "do_gettimeofday(tv);"):
+            self.assertIn(line, new["log.c"])
+        # a pointer local on its own is left to the per-file rules: this pass neither converts nor lists it
+        self.assertEqual(kept, [])
+
+
 if __name__ == "__main__":
     unittest.main()

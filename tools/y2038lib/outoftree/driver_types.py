@@ -274,7 +274,7 @@ def file_candidates(relpath: str, code: str) -> list:
 
 def placement(code: str, start: int, funcs, pointer: str, end: str):
     """(kind, scope, function) of a declaration at start, None where it is
-    no candidate (a shim's parameter, a pointer outside a parameter list, a
+    no candidate (a shim's parameter, a file-scope or member pointer, a
     prototype's parameter, an extern)."""
     inside = [f for f in funcs if f[1] <= start <= f[2]]
     body = [f for f in funcs if f[3] < start < f[4]]
@@ -283,7 +283,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if inside:
         return "param", (inside[0][3], inside[0][4]), inside[0][0]
     if body:
-        return None if pointer else ("local", (body[0][3], body[0][4]), body[0][0])
+        return "local", (body[0][3], body[0][4]), body[0][0]
     if end == ")":
         return None  # a prototype's parameter
     if code[:start].count("{") - code[:start].count("}") > 0:
@@ -711,6 +711,11 @@ def classify(a, c, n, relpath, start, end, edits, union):
         inner_call = enclosing_call(code, len(before) - 1)
         if inner_call:
             return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
+        pointed = re.search(r"([A-Za-z_]\w*)\s*=\s*&$", before)  # p = &x; into a pointer candidate
+        target = link_target(a, relpath, pointed.start(1), pointed.end(1)) if pointed else None
+        if target is not None and a.candidates[target].pointer and re.match(r"\s*;", code[end:]):
+            union(n, target)
+            return ""
         return "address taken"
     # x inside (...) directly: &(x->ts) shape
     if before.endswith("(") and code[end:].lstrip().startswith(")"):
@@ -916,7 +921,7 @@ def classify_initialiser(a, c, n, edits, union):
     start, stop = c.init
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
-    if value.startswith("{"):
+    if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
     if m and m.group(1) in VALUES and c.type == "timespec":
