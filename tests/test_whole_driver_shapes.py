@@ -275,5 +275,29 @@ class PointerLocal(unittest.TestCase):
         self.assertEqual(kept, [])
 
 
+RETURNED = {"usb.c": """\
+struct timespec connect_stamp = { 0, 0 };
+
+void set_connect_stamp(void)
+{
+	getnstimeofday(&connect_stamp);
+}
+
+struct timespec get_connect_stamp(void)
+{
+	return connect_stamp;
+}
+"""}
+
+
+class Returned(unittest.TestCase):
+    def test_a_variable_returned_as_a_struct_timespec_stays(self):
+        new, converted, kept = driver_types.convert(RETURNED)
+        self.assertEqual(converted, [])
+        self.assertEqual([k["why"] for k in kept],
+                         ["usb.c:10: used as a whole value [global connect_stamp: kept as struct timespec]"])
+        self.assertEqual(new, {})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -486,7 +486,9 @@ class Analysis:
         return close + 1 if close > 0 else end
 
     def _shadowed(self, relpath, f, name):
-        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|\b\w+\s+\*?{re.escape(name)}\s*[;=,)]",
+        # a declaration of the same name (a type word before it: `return x;` is none)
+        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|"
+                         rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+\*?{re.escape(name)}\s*[;=,)]",
                          self.code[relpath][f[1]:f[4]]) is not None
 
 
