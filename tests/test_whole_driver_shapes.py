@@ -299,5 +299,69 @@ class Returned(unittest.TestCase):
         self.assertEqual(new, {})
 
 
+LAYOUTS = {"dev.h": """\
+struct dev_event {
+	struct timespec at;
+	u32 code;
+};
+#define DEV_EVENT _IOR('v', 1, struct dev_event)
+
+struct dev_file_info {
+	struct timespec mtime;
+};
+#define DEV_INFO _IOR('v', 2, struct dev_file_info)
+
+struct dev_regs {
+	struct timeval latched;
+	u32 status;
+} __packed;
+""", "dev.c": """\
+static long dev_ioctl(struct dev *d, unsigned int cmd, unsigned long arg)
+{
+	struct dev_event ev;
+	struct dev_file_info fi;
+
+	if (cmd == DEV_EVENT) {
+		ktime_get_ts(&ev.at);
+		return copy_to_user((void __user *)arg, &ev, sizeof(ev));
+	}
+	fi.mtime = d->inode->i_mtime;
+	return copy_to_user((void __user *)arg, &fi, sizeof(fi));
+}
+
+static void dev_latch(struct dev *d)
+{
+	struct dev_regs regs;
+
+	do_gettimeofday(&regs.latched);
+	memcpy_toio(d->base, &regs, sizeof(regs));
+}
+"""}
+
+
+class Layouts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(LAYOUTS)
+
+    def test_a_filled_timespec_of_an_ioctl_structure_keeps_its_layout(self):
+        self.assertIn("field at (an ABI: kept at its size, filled from a timespec64)", self.converted)
+        self.assertIn("\tstruct __kernel_old_timespec at;\n\tu32 code;", self.new["dev.h"])
+        self.assertIn("\t\tstruct timespec64 now64;\n\n\t\tktime_get_ts64(&now64);\n\t\tev.at.tv_sec = now64.tv_sec;\n\t\tev.at.tv_nsec = now64.tv_nsec;\n",
+                      self.new["dev.c"])
+
+    def test_a_packed_structure_keeps_its_layout(self):
+        self.assertIn("field latched (an ABI: kept at its size, filled from a timespec64)", self.converted)
+        self.assertIn("\tstruct __kernel_old_timeval latched;\n\tu32 status;\n} __packed;", self.new["dev.h"])
+        self.assertIn("\tregs.latched.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n\tmemcpy_toio(", self.new["dev.c"])
+
+    def test_an_ioctl_timespec_copied_from_a_kernel_structure_stays(self):
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["dev.h:10: struct dev_file_info reaches user space (field mtime); dev.c:10: a use other than "
+                          "a fill or its members [field mtime: kept as struct timespec]"])
+        self.assertIn("\tstruct timespec mtime;", self.new["dev.h"])
+        self.assertIn("fi.mtime = d->inode->i_mtime;", self.new["dev.c"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -61,13 +61,17 @@ VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# the fills of a field that keeps its user-space layout (one argument: &x.f)
+BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
+                  "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
+                               "get_monotonic_boottime"}}
 STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
                    "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
 PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|snprintf|sprintf|scnprintf|"
                     r"trace_printk|pr_debug|pr_info|pr_err|pr_warn)$")
 # the names this pass may write, and the first kernel with each (the site
 # filter and the compile-free check read them like a rule's // Introduced:)
-INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
+INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
               "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, 3.19 gettime64, 3.19 settime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
@@ -223,6 +227,11 @@ def macro_candidates(a) -> list:
     return found
 
 
+# a structure whose bytes are a device's or a wire's: packed, or copied to or from I/O memory
+LAYOUT_BOUND = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\}\s*(?:__packed|__attribute__\s*\(\(\s*_*packed_*\s*\)\))|"
+                          r"\bmemcpy_(?:to|from)io\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)")
+
+
 def find_candidates(texts: dict):
     """([Candidate], {struct name: why it reaches user space})."""
     candidates: List[Candidate] = []
@@ -232,6 +241,10 @@ def find_candidates(texts: dict):
         for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
+        for m in LAYOUT_BOUND.finditer(code):
+            name = m.group(1) or m.group(2)
+            abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
+                                         f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
             candidates += file_candidates(relpath, code)
     return candidates, abi_structs
@@ -1071,16 +1084,16 @@ DECLARATION_LINE = re.compile(r"^\s*(const\s+|static\s+|unsigned\s+|signed\s+|st
 
 
 def boundary_edits(a, members):
-    """A struct timeval field of a structure that reaches user space keeps
-    its size: it becomes struct __kernel_old_timeval (the same layout; Linux
-    5.1 on), and do_gettimeofday(&x.f) becomes ktime_get_real_ts64() into a
-    timespec64 copied into it field by field.  Returns (edits, '') or
-    (None, why not)."""
+    """A struct timeval or timespec field of a structure that reaches user
+    space keeps its layout: it becomes struct __kernel_old_timeval (Linux
+    5.1 on) or struct __kernel_old_timespec (5.6 on at the latest: long
+    seconds and long micro/nanoseconds, the same on every architecture),
+    and a fill (do_gettimeofday(&x.f), getnstimeofday(&x.f), ...) becomes
+    the timespec64 one into a local copied into it field by field.
+    Returns (edits, '') or (None, why not)."""
     edits = []
     for c in members:
-        if c.type != "timeval":
-            return None, "a timespec in a user-space structure needs a human (its size differs by architecture)"
-        edits.append((c.relpath, c.decl[0], c.decl[1], "struct __kernel_old_timeval"))
+        edits.append((c.relpath, c.decl[0], c.decl[1], f"struct __kernel_old_{c.type}"))
         for relpath, start, end in a.uses(c):
             code, text = a.code[relpath], a.texts[relpath]
             expr_start = expression_start(code, start)
@@ -1090,19 +1103,21 @@ def boundary_edits(a, members):
             if call and call[0] == "sizeof":
                 continue
             before = code[:expr_start].rstrip()
-            if not (call and call[0] == "do_gettimeofday" and before.endswith("&")):
+            if not (call and call[0] in BOUNDARY_FILLS[c.type] and before.endswith("&")
+                    and len(split_args(code[call[1] + 1:call[2]])) == 1):
                 return None, f"{relpath}:{line_of(code, start)}: a use other than a fill or its members"
             name, open_, close, _ = call
             stmt_start = renamed(code, relpath, open_, name, '')[1]
             if not re.match(r"\s*;", code[close + 1:]) or code[:stmt_start].rstrip()[-1:] not in (";", "{", "}"):
-                return None, f"{relpath}:{line_of(code, start)}: do_gettimeofday() is not a statement of its own"
+                return None, f"{relpath}:{line_of(code, start)}: {name}() is not a statement of its own"
             target = text[expr_start:end].strip()
             line_start = text.rfind("\n", 0, stmt_start) + 1
             indent = text[line_start:stmt_start]
             semicolon = close + 1 + code[close + 1:].index(";")
+            fraction = "tv_usec = now64.tv_nsec / NSEC_PER_USEC" if c.type == "timeval" else "tv_nsec = now64.tv_nsec"
             edits.append((relpath, stmt_start, semicolon + 1,
-                          f"ktime_get_real_ts64(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
-                          f"{indent}{target}.tv_usec = now64.tv_nsec / NSEC_PER_USEC;"))
+                          f"{FILLS[name]}(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
+                          f"{indent}{target}.{fraction};"))
             block = max(opening_brace(code, stmt_start), 0)  # now64 declared at the start of the innermost block
             if re.search(r"\bnow64\b", code[block:matching(code, block, "{", "}")].replace(code[stmt_start:semicolon], "")):
                 return None, f"{relpath}:{line_of(code, start)}: now64 is taken"
