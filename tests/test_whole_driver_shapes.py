@@ -274,6 +274,11 @@ class PointerLocal(unittest.TestCase):
         # a pointer local on its own is left to the per-file rules: this pass neither converts nor lists it
         self.assertEqual(kept, [])
 
+    def test_a_function_pointers_parameter_declared_in_a_body_is_no_local(self):
+        texts = {"cb.c": "static int run(struct ops *o)\n{\n\tint (*cb)(struct timespec *ts);\n\n"
+                         "\tcb = o->get;\n\treturn cb(o->ts);\n}\n"}
+        self.assertEqual(driver_types.Analysis(texts).candidates, [])
+
 
 RETURNED = {"usb.c": """\
 struct timespec connect_stamp = { 0, 0 };

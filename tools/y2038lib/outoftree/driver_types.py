@@ -296,7 +296,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if inside:
         return "param", (inside[0][3], inside[0][4]), inside[0][0]
     if body:
-        return "local", (body[0][3], body[0][4]), body[0][0]
+        return None if end == ")" else ("local", (body[0][3], body[0][4]), body[0][0])  # ")": a prototype's
     if end == ")":
         return None  # a prototype's parameter
     if code[:start].count("{") - code[:start].count("}") > 0:
