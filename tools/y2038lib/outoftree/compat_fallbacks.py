@@ -83,6 +83,7 @@ FALLBACKS = {f.name: f for f in (
     Fallback("current_time", (Tier("4.9", "#define current_time(inode) current_fs_time((inode)->i_sb)",
                                    ("current_fs_time",)),)),
     Fallback("__kernel_old_timeval", (Tier("5.1", "#define __kernel_old_timeval timeval", ("timeval",)),)),
+    Fallback("__kernel_old_timespec", (Tier("5.6", "#define __kernel_old_timespec timespec", ("timespec",)),)),
 )}
 
 # The first kernel with each old name a fallback uses, where it is known;

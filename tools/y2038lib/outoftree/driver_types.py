@@ -54,24 +54,35 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
     "timespec_to_ktime": "timespec64_to_ktime",
 }
+# helper on struct timeval -> the timespec64 one that says the same of the converted values
+TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare"}
+SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
 VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# the fills of a field that keeps its user-space layout (one argument: &x.f)
+BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
+                  "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
+                               "get_monotonic_boottime"}}
 STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
                    "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
 PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|snprintf|sprintf|scnprintf|"
                     r"trace_printk|pr_debug|pr_info|pr_err|pr_warn)$")
 # the names this pass may write, and the first kernel with each (the site
 # filter and the compile-free check read them like a rule's // Introduced:)
-INTRODUCED = ("5.1 __kernel_old_timeval, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
+INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespec64, 3.17 ktime_get_real_ts64, 3.17 ktime_get_ts64, 4.18 ktime_get_raw_ts64, "
               "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, 3.19 gettime64, 3.19 settime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
 REMOVED = "5.6 timespec, 5.6 timeval"
-SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | \
+SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
+# a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
+KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
+CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|[usU](?:8|16|32|64)|time64_t)\s*\)\s*$")
+STATEMENT_START = re.compile(r"(?:[;{}]|\n[ \t]*#[^\n]*)$")  # what ends right before a statement (rstripped)
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
 
@@ -90,6 +101,7 @@ class Candidate:
     in_macro: bool = False  # a local of a macro body: no per-file rule sees it
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
+    array: bool = False  # a file-scope array: its elements are what converts
 
 
 def line_of(text: str, offset: int) -> int:
@@ -109,10 +121,51 @@ def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
     return -1
 
 
+def first_branches(code: str) -> str:
+    """code with the #else/#elif branches of each conditional blanked (the
+    same offsets): `#if 1 ... {` `#else ... {` `#endif` opens one brace, not two."""
+    out, skipping = [], []  # per open conditional: whether its current branch is blanked
+    for line in code.split("\n"):
+        directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        word = directive.group(1) if directive else ""
+        if word.startswith("if"):
+            skipping.append(False)
+        elif word in ("elif", "else") and skipping:
+            skipping[-1] = True
+        elif word == "endif" and skipping:
+            skipping.pop()
+        out.append(" " * len(line) if any(skipping) and not word else line)
+    return "\n".join(out)
+
+
+def never_compiled(code: str) -> Set[int]:
+    """The lines of `#if 0` blocks (and of `#if 1`'s #else): no kernel and
+    no configuration compiles them, so the range has nothing to say about
+    them; they change with their group and stay consistent with it."""
+    lines, stack = set(), []  # per open conditional: whether its current branch is dead
+    for number, line in enumerate(code.split("\n"), 1):
+        directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b\s*(\w*)", line)
+        word = directive.group(1) if directive else ""
+        if word.startswith("if"):
+            stack.append({"0": "dead", "1": "live-const"}.get(directive.group(2) if directive else "", "")
+                         if word == "if" else "")
+        elif word == "else" and stack:
+            stack[-1] = {"dead": "", "live-const": "dead"}.get(stack[-1], stack[-1])
+        elif word == "elif" and stack:
+            stack[-1] = "" if stack[-1] == "dead" else ("dead" if stack[-1] == "live-const" else "")
+        elif word == "endif" and stack:
+            stack.pop()
+        if "dead" in stack and not word:
+            lines.add(number)
+    return lines
+
+
 def functions(code: str):
     """[(name, params start, params end, body start, body end)] of the
-    function definitions in a file (top level, braces balanced)."""
+    function definitions in a file (top level, braces balanced, each
+    conditional read in its first branch)."""
     found = []
+    code = first_branches(code)
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", code):
         if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof", "defined"):
             continue
@@ -135,6 +188,50 @@ def functions(code: str):
     return found
 
 
+MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk)\s*\(")
+
+
+def macro_candidates(a) -> list:
+    """A parameter of one of the driver's function-like macros becomes a
+    candidate (kind "macro", position: its index) when a call of the macro
+    hands it one of the driver's timespecs/timevals: the macro's body is
+    then read like a function's, and converts with what it is given."""
+    given: Dict[Tuple[str, int], Set[str]] = {}
+    macros = [(relpath, m) for relpath, code in a.code.items() for m in MACRO.finditer(code)]
+    names = {m.group(1) for _, m in macros}
+    for relpath, code in a.code.items():
+        for call in re.finditer(r"\b(\w+)\s*\(", code):
+            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[:call.start()]):
+                continue
+            close = matching(code, call.end() - 1)
+            pos = call.end()
+            for index, arg in enumerate(split_args(code[call.end():close]) if close > 0 else []):
+                lead = len(arg) - len(arg.lstrip())
+                target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
+                if target is not None and a.candidates[target].kind != "field":
+                    given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
+                else:  # something else: the body cannot change for one caller only
+                    a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
+                                               f"{call.group(1)}() is also given {arg.strip()[:40]}")
+                pos += len(arg) + 1
+    found = []
+    for relpath, m in macros:
+        params = [p.strip() for p in m.group(2).split(",")]
+        for index, name in enumerate(params):
+            types = given.get((m.group(1), index), set())
+            if types and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
+                start = m.start(2) + m.group(2).index(name)
+                found.append(Candidate("macro", name, min(types) if len(types) == 1 else "mixed", relpath,
+                                       (start, start), (m.start(3), m.end(3)), m.group(1), index))
+    return found
+
+
+# a structure whose bytes are a device's or a wire's: packed, or copied to or from I/O memory
+LAYOUT_BOUND = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\}\s*(?:__packed|__attribute__\s*\(\(\s*_*packed_*\s*\)\))|"
+                          r"\bmemcpy_(?:to|from)io\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)")
+
+
 def find_candidates(texts: dict):
     """([Candidate], {struct name: why it reaches user space})."""
     candidates: List[Candidate] = []
@@ -144,6 +241,10 @@ def find_candidates(texts: dict):
         for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
+        for m in LAYOUT_BOUND.finditer(code):
+            name = m.group(1) or m.group(2)
+            abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
+                                         f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
             candidates += file_candidates(relpath, code)
     return candidates, abi_structs
@@ -156,9 +257,14 @@ def file_candidates(relpath: str, code: str) -> list:
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
     for m in DECLARATION.finditer(code):
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
-        if not decl or decl.group(3):  # an array stays
+        if not decl:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
+        if decl.group(3):  # an array: only a file-scope one, declared alone, converts (element by element)
+            if not pointer and end == ";" and placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
+                found.append(Candidate("global", name, m.group(1), relpath, (m.start(), m.end()),
+                                       position=m.start(), array=True))
+            continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
             if not pointer and end != ")":
@@ -181,7 +287,7 @@ def file_candidates(relpath: str, code: str) -> list:
 
 def placement(code: str, start: int, funcs, pointer: str, end: str):
     """(kind, scope, function) of a declaration at start, None where it is
-    no candidate (a shim's parameter, a pointer outside a parameter list, a
+    no candidate (a shim's parameter, a file-scope or member pointer, a
     prototype's parameter, an extern)."""
     inside = [f for f in funcs if f[1] <= start <= f[2]]
     body = [f for f in funcs if f[3] < start < f[4]]
@@ -190,7 +296,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if inside:
         return "param", (inside[0][3], inside[0][4]), inside[0][0]
     if body:
-        return None if pointer else ("local", (body[0][3], body[0][4]), body[0][0])
+        return None if end == ")" else ("local", (body[0][3], body[0][4]), body[0][0])  # ")": a prototype's
     if end == ")":
         return None  # a prototype's parameter
     if code[:start].count("{") - code[:start].count("}") > 0:
@@ -291,6 +397,14 @@ class Analysis:
                 if index is not None:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
+                             if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
+        self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
+        self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
+        self.candidates += macro_candidates(self)
+        for n, c in enumerate(self.candidates):
+            if c.kind == "macro":
+                self.macro_params.setdefault((c.function, int(c.position)), []).append(n)
 
     def uses(self, c: Candidate):
         """[(relpath, start, end)] of each mention, the declaration aside."""
@@ -309,12 +423,14 @@ class Analysis:
                 else [(c.relpath, code)]
             for relpath, other in files:
                 for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
+                    if relpath == c.relpath and m.start() == c.position:
+                        continue  # a later declarator's own name (static struct timeval a, b;)
                     if relpath == c.relpath and c.decl[0] <= m.start() <= c.decl[1] + len(c.name) + 40 \
                             and other[c.decl[1]:m.start()].strip(" \t*,") == "":
                         continue
                     if any(f[3] < m.start() < f[4] and self._shadowed(relpath, f, c.name) for f in self.funcs[relpath]):
                         continue
-                    found.append((relpath, m.start(), m.end()))
+                    found.append((relpath, m.start(), self._element_end(other, m.end()) if c.array else m.end()))
             return found
         for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
             start = lo + m.start()
@@ -375,8 +491,17 @@ class Analysis:
             re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
 
+    @staticmethod
+    def _element_end(code, end):
+        """The end of name[...] when a subscript follows the name at end."""
+        subscript = re.match(r"\s*\[", code[end:])
+        close = matching(code, end + subscript.end() - 1, "[", "]") if subscript else -1
+        return close + 1 if close > 0 else end
+
     def _shadowed(self, relpath, f, name):
-        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|\b\w+\s+\*?{re.escape(name)}\s*[;=,)]",
+        # a declaration of the same name (a type word before it: `return x;` is none)
+        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|"
+                         rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+\*?{re.escape(name)}\s*[;=,)]",
                          self.code[relpath][f[1]:f[4]]) is not None
 
 
@@ -506,6 +631,9 @@ def examine(a, links: Links) -> Findings:
                                          f"with a pointer or an array of the same type")
         if c.kind == "param":
             examine_function_uses(a, c, n, found)
+        if c.kind == "macro" and ((c.function, c.position) in a.macro_foreign or c.type == "mixed"):
+            found.problems.setdefault(n, a.macro_foreign.get((c.function, c.position),
+                                                             f"{c.function}() is given timespecs and timevals"))
         if c.init:
             why = classify_initialiser(a, c, n, found.edits, links.union)
             if why:
@@ -551,10 +679,11 @@ def settle(a, texts, members, found: Findings, allowed):
     names = ", ".join(sorted({f"{c.kind} {c.name}" for c in cands}))
     refused = [found.problems[m] for m in members if m in found.problems]
     cluster_edits = [e for m in members for e in found.edits[m]]
-    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands]
+    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
     if not refused:
+        dead = {p: never_compiled(a.code[p]) for p in {e[0] for e in cluster_edits}}
         blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
-                   if not allowed(p, line_of(texts[p], s), new)]
+                   if line_of(texts[p], s) not in dead[p] and not allowed(p, line_of(texts[p], s), new)]
         if blocked:
             refused = [f"{blocked[0]}: the kernel range does not allow this change"]
     if refused and all(m in found.abi for m in members):
@@ -575,6 +704,9 @@ def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
+    wrapped = re.search(r"(?<![\w)\]])\(\s*$", code[:expr_start])  # (x): a macro's parameter, say
+    if wrapped and c.kind == "macro" and re.match(r"\s*\)", code[end:]):
+        expr_start, end = wrapped.start(), end + re.match(r"\s*\)", code[end:]).end()
     member = USE_MEMBER.match(code[end:end + 200])
     if member:
         return member_use(a, c, relpath, expr_start, member.group(1), end + member.start(1), end + member.end(1),
@@ -586,11 +718,19 @@ def classify(a, c, n, relpath, start, end, edits, union):
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
+    if c.pointer and (re.match(r"\s*[!=]=\s*(NULL|0)\b", code[end:]) or
+                      re.search(r"(?:\bif\s*\(|!)\s*$", before) and re.match(r"\s*[)&|]", code[end:])):
+        return ""  # a pointer tested against NULL
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
         inner_call = enclosing_call(code, len(before) - 1)
         if inner_call:
             return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
+        pointed = re.search(r"([A-Za-z_]\w*)\s*=\s*&$", before)  # p = &x; into a pointer candidate
+        target = link_target(a, relpath, pointed.start(1), pointed.end(1)) if pointed else None
+        if target is not None and a.candidates[target].pointer and re.match(r"\s*;", code[end:]):
+            union(n, target)
+            return ""
         return "address taken"
     # x inside (...) directly: &(x->ts) shape
     if before.endswith("(") and code[end:].lstrip().startswith(")"):
@@ -609,10 +749,32 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     code = a.code[relpath]
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
-    call = enclosing_call(code, expr_start)
-    if name == "tv_sec" and call and PRINTS.match(call[0]):
-        return print_edit(a, relpath, call, expr_start, m_end, out)
+    pos = expr_start
+    while name == "tv_sec" and not CAST.search(code[:pos]):  # a cast one is printed as its cast's type
+        call = enclosing_call(code, pos)
+        if call and (PRINTS.match(call[0]) or call[0] in a.print_macros):
+            return print_edit(a, relpath, call, pos, m_end, out)
+        group = None if call else grouping_paren(code, pos)
+        if group is None:
+            break
+        pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
     return ""
+
+
+def grouping_paren(code: str, pos: int):
+    """The offset of the unmatched '(' before pos when no name precedes it
+    (a grouping parenthesis), else None."""
+    depth = 0
+    for i in range(pos - 1, -1, -1):
+        if code[i] == ")":
+            depth += 1
+        elif code[i] == "(":
+            if depth == 0:
+                return None if re.search(r"[\w\]]\s*$", code[:i]) else i
+            depth -= 1
+        elif code[i] in ";{}" and depth == 0:
+            return None
+    return None
 
 
 def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
@@ -661,7 +823,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     value = code[value_start:stop].strip()
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
     if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
-            and c.type == "timespec" and before.endswith((";", "{", "}")):
+            and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
         return ""
     if m and m.group(1) in VALUES and c.type == "timespec":
@@ -678,22 +840,33 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     code = a.code[relpath]
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
-        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+        edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
         return link_args(a, c, n, relpath, open_, close, union)
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
-    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*=\s*\*?$", before)
+    m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*\)?\s*=\s*\*?$", before)
     if m and code[end:].lstrip().startswith(";"):
         target = link_target(a, relpath, m.start(1), m.end(1))
         if target is not None:
             union(n, target)
             return ""
         return f"its value goes to {m.group(1).strip()}"
+    if call and (call[0], call[3]) in a.macro_params:  # handed to one of the driver's macros
+        for target in a.macro_params[(call[0], call[3])]:
+            union(n, target)
+        return ""
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
     return "used as a whole value"
+
+
+def renamed(code, relpath, open_, name, new):
+    """The edit giving new for the name of the call whose '(' is at open_
+    (`do_gettimeofday (&x)` has a space before it)."""
+    start = code.rindex(name, 0, open_)
+    return relpath, start, start + len(name), new
 
 
 def handed_to(a, c, n, relpath, call, edits, union, memory=False):
@@ -704,14 +877,30 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     if fname in FILLS:
         if (c.type == "timeval") != (fname in TIMEVAL_FILLS):
             return f"{fname}() on a {c.type}"
-        edits[n].append((relpath, open_ - len(fname), open_, FILLS[fname]))
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, FILLS[fname]))
         return ""
-    if fname in HELPERS:
-        edits[n].append((relpath, open_ - len(fname), open_, HELPERS[fname]))
+    helpers = TIMEVAL_HELPERS if c.type == "timeval" else HELPERS
+    if fname in helpers:
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, helpers[fname]))
         return link_args(a, c, n, relpath, open_, close, union)
+    if fname in HELPERS or fname in TIMEVAL_HELPERS:
+        return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
-        return "" if fname == "memset" else link_args(a, c, n, relpath, open_, close, union)
+        return copied(a, c, n, relpath, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+
+
+def copied(a, c, n, relpath, open_, close, edits, union):
+    """memcpy(&x, &y, size), memset(&x, 0, size): x and y convert together; a size spelt
+    sizeof(struct timeval) or sizeof(struct timespec) takes the new type."""
+    code = a.code[relpath]
+    args = split_args(code[open_ + 1:close])
+    size = re.fullmatch(r"\s*sizeof\s*\(\s*(struct\s+time(?:spec|val))\s*\)\s*", args[-1]) if len(args) == 3 else None
+    if size:
+        size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2
+        edits[n].append((relpath, size_start + size.start(1), size_start + size.end(1), "struct timespec64"))
+        close = size_start - 1  # the size is settled: link the two addresses
+    return link_args(a, c, n, relpath, open_, close, union)
 
 
 def prototype_edits(a, params):
@@ -747,7 +936,7 @@ def classify_initialiser(a, c, n, edits, union):
     start, stop = c.init
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
-    if value.startswith("{"):
+    if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
     if m and m.group(1) in VALUES and c.type == "timespec":
@@ -763,11 +952,14 @@ def link_target(a, relpath, start, end):
     code = a.code[relpath]
     text = code[start:end]
     field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
+    element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*", text)  # an array's element
     for n, c in enumerate(a.candidates):
         if field and c.kind == "field" and c.name == field.group(2):
             return n
-        if not field and c.kind in ("local", "param", "global") and c.name == text.strip().lstrip("*") and \
-                c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
+        if element and c.array and c.name == element.group(1):
+            return n
+        if not field and not c.array and c.kind in ("local", "param", "global", "macro") and c.name == text.strip().lstrip("*") \
+                and c.relpath == relpath and (c.scope is None or c.scope[0] <= start <= c.scope[1]):
             return n
     return None
 
@@ -788,14 +980,21 @@ def link_value(a, c, n, relpath, start, stop, union):
 
 
 def link_args(a, c, n, relpath, open_, close, union):
-    """Every argument of a helper must be a candidate (or a constant)."""
+    """Every argument of a helper must be a candidate (or a constant), but
+    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns))."""
     code = a.code[relpath]
     pos = open_ + 1
-    for arg in split_args(code[open_ + 1:close]):
+    helper = re.search(r"(\w+)\s*$", code[:open_])
+    scalars = SCALAR_ARGS.get(helper.group(1) if helper else "", set())
+    for index, arg in enumerate(split_args(code[open_ + 1:close])):
         stripped = arg.strip()
+        if index in scalars:
+            pos += len(arg) + 1
+            continue
         lead = len(arg) - len(arg.lstrip())
         body = stripped.lstrip("&").strip().lstrip("(").rstrip(")").strip()
-        if re.fullmatch(r"[\d\sA-Z_*+\-/()]+|[a-z_]\w*\s*\*\s*NSEC_PER_\w+", stripped) or not stripped:
+        if re.fullmatch(r"[\d\sA-Z_*+\-/()]+|[a-z_]\w*\s*\*\s*NSEC_PER_\w+|[\w.>\-\[\]]+?(\.|->)\s*tv_n?sec",
+                        stripped) or not stripped:  # a constant, nanoseconds, a member's seconds or nanoseconds
             pos += len(arg) + 1
             continue
         offset = pos + lead + stripped.find(body)
@@ -816,7 +1015,7 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     target = a.param_of.get((fname, idx))
     if target is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
-        start = open_ - len(fname)
+        start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
         member_call = re.search(r"(\.|->)\s*$", a.code[relpath][:start])
         callbacks = [a.param_of.get((f, idx)) for f in a.ops_members(fname)]
         if member_call and callbacks and all(callbacks):
@@ -861,7 +1060,7 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
-    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', fmt_arg):
+    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', KERN_LEVEL.sub("", fmt_arg)):
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
     specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
@@ -885,16 +1084,16 @@ DECLARATION_LINE = re.compile(r"^\s*(const\s+|static\s+|unsigned\s+|signed\s+|st
 
 
 def boundary_edits(a, members):
-    """A struct timeval field of a structure that reaches user space keeps
-    its size: it becomes struct __kernel_old_timeval (the same layout; Linux
-    5.1 on), and do_gettimeofday(&x.f) becomes ktime_get_real_ts64() into a
-    timespec64 copied into it field by field.  Returns (edits, '') or
-    (None, why not)."""
+    """A struct timeval or timespec field of a structure that reaches user
+    space keeps its layout: it becomes struct __kernel_old_timeval (Linux
+    5.1 on) or struct __kernel_old_timespec (5.6 on at the latest: long
+    seconds and long micro/nanoseconds, the same on every architecture),
+    and a fill (do_gettimeofday(&x.f), getnstimeofday(&x.f), ...) becomes
+    the timespec64 one into a local copied into it field by field.
+    Returns (edits, '') or (None, why not)."""
     edits = []
     for c in members:
-        if c.type != "timeval":
-            return None, "a timespec in a user-space structure needs a human (its size differs by architecture)"
-        edits.append((c.relpath, c.decl[0], c.decl[1], "struct __kernel_old_timeval"))
+        edits.append((c.relpath, c.decl[0], c.decl[1], f"struct __kernel_old_{c.type}"))
         for relpath, start, end in a.uses(c):
             code, text = a.code[relpath], a.texts[relpath]
             expr_start = expression_start(code, start)
@@ -904,19 +1103,21 @@ def boundary_edits(a, members):
             if call and call[0] == "sizeof":
                 continue
             before = code[:expr_start].rstrip()
-            if not (call and call[0] == "do_gettimeofday" and before.endswith("&")):
+            if not (call and call[0] in BOUNDARY_FILLS[c.type] and before.endswith("&")
+                    and len(split_args(code[call[1] + 1:call[2]])) == 1):
                 return None, f"{relpath}:{line_of(code, start)}: a use other than a fill or its members"
             name, open_, close, _ = call
-            stmt_start = open_ - len(name)
+            stmt_start = renamed(code, relpath, open_, name, '')[1]
             if not re.match(r"\s*;", code[close + 1:]) or code[:stmt_start].rstrip()[-1:] not in (";", "{", "}"):
-                return None, f"{relpath}:{line_of(code, start)}: do_gettimeofday() is not a statement of its own"
+                return None, f"{relpath}:{line_of(code, start)}: {name}() is not a statement of its own"
             target = text[expr_start:end].strip()
             line_start = text.rfind("\n", 0, stmt_start) + 1
             indent = text[line_start:stmt_start]
             semicolon = close + 1 + code[close + 1:].index(";")
+            fraction = "tv_usec = now64.tv_nsec / NSEC_PER_USEC" if c.type == "timeval" else "tv_nsec = now64.tv_nsec"
             edits.append((relpath, stmt_start, semicolon + 1,
-                          f"ktime_get_real_ts64(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
-                          f"{indent}{target}.tv_usec = now64.tv_nsec / NSEC_PER_USEC;"))
+                          f"{FILLS[name]}(&now64);\n{indent}{target}.tv_sec = now64.tv_sec;\n"
+                          f"{indent}{target}.{fraction};"))
             block = max(opening_brace(code, stmt_start), 0)  # now64 declared at the start of the innermost block
             if re.search(r"\bnow64\b", code[block:matching(code, block, "{", "}")].replace(code[stmt_start:semicolon], "")):
                 return None, f"{relpath}:{line_of(code, start)}: now64 is taken"

@@ -1,0 +1,372 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The whole-driver pass (driver_types) on small drivers written here, one
+shape each, seen in legacy drivers of the corpus's working half: a tv_sec
+printed through a cast under a printk level, a file-scope array of timevals,
+a timeval handed to the driver's own macros, and what must stay as it is."""
+import unittest
+
+from helpers import put_tools_on_path
+
+put_tools_on_path()
+from y2038lib.outoftree import driver_types  # noqa: E402
+
+CAST_PRINT = {"rate.c": """\
+struct result {
+	struct timespec ts;
+};
+
+static void show(struct result *r, struct timespec *t1, struct timespec *t2)
+{
+	struct timespec ts;
+
+	ts = timespec_sub(*t2, *t1);
+	r->ts = ts;
+	printk(KERN_INFO "%s: took %lu.%09lu seconds\\n", "x",
+	       (unsigned long)ts.tv_sec, (unsigned long)ts.tv_nsec);
+}
+
+static void measure(struct result *r)
+{
+	struct timespec t1, t2;
+
+	getnstimeofday(&t1);
+	getnstimeofday(&t2);
+	show(r, &t1, &t2);
+}
+"""}
+
+UNCAST_PRINT = {"rate.c": CAST_PRINT["rate.c"].replace("(unsigned long)ts.tv_sec", "ts.tv_sec")}
+
+
+class CastPrint(unittest.TestCase):
+    def test_a_cast_tv_sec_under_a_printk_level_converts_and_keeps_its_format(self):
+        new, converted, kept = driver_types.convert(CAST_PRINT)
+        self.assertEqual(kept, [])
+        self.assertEqual(converted, ["field ts, local t1, local t2, local ts, param t1, param t2"])
+        rate = new["rate.c"]
+        for line in ("\tstruct timespec64 ts;\n};", "ts = timespec64_sub(*t2, *t1);",
+                     'printk(KERN_INFO "%s: took %lu.%09lu seconds\\n", "x",\n'
+                     "\t       (unsigned long)ts.tv_sec, (unsigned long)ts.tv_nsec);",
+                     "ktime_get_real_ts64(&t1);"):
+            self.assertIn(line, rate)
+
+    def test_an_uncast_tv_sec_under_a_printk_level_takes_lld(self):
+        new, converted, kept = driver_types.convert(UNCAST_PRINT)
+        self.assertEqual(kept, [])
+        self.assertIn('printk(KERN_INFO "%s: took %lld.%09lu seconds\\n", "x",', new["rate.c"])
+
+
+ARRAY = {"touch.c": """\
+enum { T_INIT, T_PREV, T_CURR, T_MAX };
+struct timeval stamps[T_MAX];
+static struct timeval sent[4];
+
+static int gap_us(int later, int earlier)
+{
+	return later - earlier;
+}
+
+static bool within ( struct timeval after, struct timeval before, int limit )
+{
+	if (after.tv_sec - before.tv_sec == 0)
+		return gap_us(after.tv_usec, before.tv_usec) <= limit;
+	return after.tv_usec + 1000000 - before.tv_usec <= limit;
+}
+
+#if 1
+static int on_press(void)
+{
+#else
+static int on_press(int unused)
+{
+#endif
+	memcpy(&stamps[T_PREV], &stamps[T_CURR], sizeof(struct timeval));
+	do_gettimeofday ( &stamps[T_CURR] );
+	if (stamps[T_CURR].tv_sec - stamps[T_INIT].tv_sec >= 10)
+		return 0;
+	return within ( stamps[T_CURR], stamps[T_PREV], 50000 );
+}
+
+static int report(void __user *buf)
+{
+	do_gettimeofday(&sent[0]);
+	return copy_to_user(buf, sent, sizeof(sent));
+}
+"""}
+
+
+class FileScopeArray(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ARRAY)
+
+    def test_its_elements_convert_with_the_functions_they_are_passed_to(self):
+        self.assertEqual(self.converted, ["global stamps, param after, param before"])
+        touch = self.new["touch.c"]
+        for line in ("struct timespec64 stamps[T_MAX];",
+                     "static bool within ( struct timespec64 after, struct timespec64 before, int limit )",
+                     "return gap_us(after.tv_nsec / NSEC_PER_USEC, before.tv_nsec / NSEC_PER_USEC) <= limit;",
+                     "return after.tv_nsec / NSEC_PER_USEC + 1000000 - before.tv_nsec / NSEC_PER_USEC <= limit;",
+                     "memcpy(&stamps[T_PREV], &stamps[T_CURR], sizeof(struct timespec64));",
+                     "ktime_get_real_ts64 ( &stamps[T_CURR] );"):
+            self.assertIn(line, touch)
+
+    def test_an_array_copied_to_user_space_whole_stays(self):
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["touch.c:34: passed to copy_to_user() [global sent: kept as struct timeval]"])
+        self.assertIn("static struct timeval sent[4];", self.new["touch.c"])
+        self.assertIn("do_gettimeofday(&sent[0]);", self.new["touch.c"])
+
+
+MACROS = {"perf.c": """\
+static struct timeval g_now;
+static long total_us;
+
+#define LOG(fmt, ...) printk(KERN_INFO "perf: " fmt, ##__VA_ARGS__)
+#ifdef PERF
+#define PERF_BEGIN(t) \\
+	do_gettimeofday(&g_now); \\
+	(t) = g_now;
+#define PERF_END(t) \\
+	do_gettimeofday(&g_now); \\
+	total_us += (g_now.tv_sec - t.tv_sec) * 1000000 + g_now.tv_usec - t.tv_usec; \\
+	LOG("took %ld s\\n", g_now.tv_sec - t.tv_sec);
+#else
+#define PERF_BEGIN(t)
+#define PERF_END(t)
+#endif
+#define SHOW(t) pr_info("at %ld\\n", (long)(t).tv_sec)
+
+static void transfer(struct device *dev)
+{
+	struct timeval begin;
+	struct timeval seen;
+
+	PERF_BEGIN(begin);
+	PERF_END(begin);
+	do_gettimeofday(&seen);
+	SHOW(seen);
+	SHOW(dev->stamp);
+}
+
+static void log_wait(struct timespec *out)
+{
+	struct timespec start, stop;
+
+	getnstimeofday(&start);
+#if 0
+	printk("%ld\\n", timespec_to_ns(&start));
+#endif
+	if (out != NULL) {
+		getnstimeofday(&stop);
+		*out = timespec_sub(stop, start);
+		set_normalized_timespec(out, out->tv_sec, out->tv_nsec - 5);
+	}
+}
+"""}
+
+
+class DriverMacros(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(
+            MACROS, lambda relpath, line, text: line != 37)  # the range refuses the #if 0 line
+
+    def test_a_timeval_handed_to_the_drivers_macros_converts_with_their_bodies(self):
+        self.assertIn("global g_now, local begin, macro t", self.converted)
+        perf = self.new["perf.c"]
+        for line in ("static struct timespec64 g_now;", "struct timespec64 begin;",
+                     "\tktime_get_real_ts64(&g_now); \\\n\t(t) = g_now;",
+                     "total_us += (g_now.tv_sec - t.tv_sec) * 1000000 + g_now.tv_nsec / NSEC_PER_USEC - "
+                     "t.tv_nsec / NSEC_PER_USEC; \\",
+                     'LOG("took %lld s\\n", g_now.tv_sec - t.tv_sec);'):
+            self.assertIn(line, perf)
+
+    def test_a_macro_also_given_another_structures_timeval_stays(self):
+        self.assertIn("perf.c:28: SHOW() is also given dev->stamp [local seen, macro t: kept as struct timeval]",
+                      [k["why"] for k in self.kept])
+        self.assertIn("\tstruct timeval seen;", self.new["perf.c"])
+        self.assertIn('#define SHOW(t) pr_info("at %ld\\n", (long)(t).tv_sec)', self.new["perf.c"])
+
+    def test_a_pointer_tested_against_null_and_if_0_lines_do_not_keep_a_group(self):
+        self.assertIn("local start, local stop, param out", self.converted)
+        perf = self.new["perf.c"]
+        for line in ("static void log_wait(struct timespec64 *out)", 'printk("%ld\\n", timespec64_to_ns(&start));',
+                     "*out = timespec64_sub(stop, start);",
+                     "set_normalized_timespec64(out, out->tv_sec, out->tv_nsec - 5);"):
+            self.assertIn(line, perf)
+
+
+DEBUG_PRINT = {"dbg.h": """\
+#define DBG_PRINT(dev, level, string, args...) \\
+	do { \\
+		if (level) \\
+			pr_info("%s:" string, __func__, ##args); \\
+	} while (0)
+""", "io.c": """\
+static struct timeval t_on, t_off;
+
+static int timed_io(struct dev *dev)
+{
+	struct timeval tv0, tv1, limit;
+
+	memset(&tv0, 0, sizeof(struct timeval));
+	do_gettimeofday(&tv0);
+	do_gettimeofday(&limit);
+	limit.tv_sec += 2;
+	do_gettimeofday(&tv1);
+	DBG_PRINT(dev, 1, "took %ld ms\\n", (tv1.tv_sec - tv0.tv_sec) * 1000 + (tv1.tv_usec - tv0.tv_usec) / 1000);
+	do_gettimeofday(&t_on);
+	t_off = t_on;
+	return timeval_compare(&tv1, &limit) >= 0;
+}
+"""}
+
+
+class DebugPrint(unittest.TestCase):
+    def test_a_difference_printed_through_the_drivers_print_macro_takes_lld(self):
+        new, converted, kept = driver_types.convert(DEBUG_PRINT)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["global t_off, global t_on", "local limit, local tv0, local tv1"])
+        io = new["io.c"]
+        for line in ("static struct timespec64 t_on, t_off;", "memset(&tv0, 0, sizeof(struct timespec64));",
+                     'DBG_PRINT(dev, 1, "took %lld ms\\n", (tv1.tv_sec - tv0.tv_sec) * 1000 + '
+                     "(tv1.tv_nsec / NSEC_PER_USEC - tv0.tv_nsec / NSEC_PER_USEC) / 1000);",
+                     "return timespec64_compare(&tv1, &limit) >= 0;"):
+            self.assertIn(line, io)
+
+
+POINTER_LOCAL = {"log.h": """\
+struct log_entry {
+	struct timeval timer;
+	int len;
+};
+""", "log.c": """\
+static void stamp(struct log_entry *e)
+{
+	struct timeval *p_timer = NULL;
+
+	p_timer = &e->timer;
+	do_gettimeofday(p_timer);
+	pr_info("%d.%06d\\n", (int)p_timer->tv_sec, (int)p_timer->tv_usec);
+}
+
+static void stamp_kernel(struct sk_buff *skb)
+{
+	struct timeval *tv = NULL;
+
+	tv = kmalloc(sizeof(*tv), GFP_KERNEL);
+	do_gettimeofday(tv);
+	skb_stamp(skb, tv);
+}
+"""}
+
+
+class PointerLocal(unittest.TestCase):
+    def test_a_pointer_local_to_the_drivers_field_converts_with_it(self):
+        new, converted, kept = driver_types.convert(POINTER_LOCAL)
+        self.assertEqual(converted, ["field timer, local p_timer"])
+        self.assertIn("\tstruct timespec64 timer;", new["log.h"])
+        for line in ("struct timespec64 *p_timer = NULL;", "ktime_get_real_ts64(p_timer);",
+                     'pr_info("%d.%06d\\n", (int)p_timer->tv_sec, (int)(p_timer->tv_nsec / NSEC_PER_USEC));',
+                     "struct timeval *tv = NULL;", "do_gettimeofday(tv);"):
+            self.assertIn(line, new["log.c"])
+        # a pointer local on its own is left to the per-file rules: this pass neither converts nor lists it
+        self.assertEqual(kept, [])
+
+    def test_a_function_pointers_parameter_declared_in_a_body_is_no_local(self):
+        texts = {"cb.c": "static int run(struct ops *o)\n{\n\tint (*cb)(struct timespec *ts);\n\n"
+                         "\tcb = o->get;\n\treturn cb(o->ts);\n}\n"}
+        self.assertEqual(driver_types.Analysis(texts).candidates, [])
+
+
+RETURNED = {"usb.c": """\
+struct timespec connect_stamp = { 0, 0 };
+
+void set_connect_stamp(void)
+{
+	getnstimeofday(&connect_stamp);
+}
+
+struct timespec get_connect_stamp(void)
+{
+	return connect_stamp;
+}
+"""}
+
+
+class Returned(unittest.TestCase):
+    def test_a_variable_returned_as_a_struct_timespec_stays(self):
+        new, converted, kept = driver_types.convert(RETURNED)
+        self.assertEqual(converted, [])
+        self.assertEqual([k["why"] for k in kept],
+                         ["usb.c:10: used as a whole value [global connect_stamp: kept as struct timespec]"])
+        self.assertEqual(new, {})
+
+
+LAYOUTS = {"dev.h": """\
+struct dev_event {
+	struct timespec at;
+	u32 code;
+};
+#define DEV_EVENT _IOR('v', 1, struct dev_event)
+
+struct dev_file_info {
+	struct timespec mtime;
+};
+#define DEV_INFO _IOR('v', 2, struct dev_file_info)
+
+struct dev_regs {
+	struct timeval latched;
+	u32 status;
+} __packed;
+""", "dev.c": """\
+static long dev_ioctl(struct dev *d, unsigned int cmd, unsigned long arg)
+{
+	struct dev_event ev;
+	struct dev_file_info fi;
+
+	if (cmd == DEV_EVENT) {
+		ktime_get_ts(&ev.at);
+		return copy_to_user((void __user *)arg, &ev, sizeof(ev));
+	}
+	fi.mtime = d->inode->i_mtime;
+	return copy_to_user((void __user *)arg, &fi, sizeof(fi));
+}
+
+static void dev_latch(struct dev *d)
+{
+	struct dev_regs regs;
+
+	do_gettimeofday(&regs.latched);
+	memcpy_toio(d->base, &regs, sizeof(regs));
+}
+"""}
+
+
+class Layouts(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(LAYOUTS)
+
+    def test_a_filled_timespec_of_an_ioctl_structure_keeps_its_layout(self):
+        self.assertIn("field at (an ABI: kept at its size, filled from a timespec64)", self.converted)
+        self.assertIn("\tstruct __kernel_old_timespec at;\n\tu32 code;", self.new["dev.h"])
+        self.assertIn("\t\tstruct timespec64 now64;\n\n\t\tktime_get_ts64(&now64);\n\t\tev.at.tv_sec = now64.tv_sec;\n\t\tev.at.tv_nsec = now64.tv_nsec;\n",
+                      self.new["dev.c"])
+
+    def test_a_packed_structure_keeps_its_layout(self):
+        self.assertIn("field latched (an ABI: kept at its size, filled from a timespec64)", self.converted)
+        self.assertIn("\tstruct __kernel_old_timeval latched;\n\tu32 status;\n} __packed;", self.new["dev.h"])
+        self.assertIn("\tregs.latched.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n\tmemcpy_toio(", self.new["dev.c"])
+
+    def test_an_ioctl_timespec_copied_from_a_kernel_structure_stays(self):
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["dev.h:10: struct dev_file_info reaches user space (field mtime); dev.c:10: a use other than "
+                          "a fill or its members [field mtime: kept as struct timespec]"])
+        self.assertIn("\tstruct timespec mtime;", self.new["dev.h"])
+        self.assertIn("fi.mtime = d->inode->i_mtime;", self.new["dev.c"])
+
+
+if __name__ == "__main__":
+    unittest.main()
