@@ -107,7 +107,7 @@ class GitCheckoutBase(unittest.TestCase):
 
     def test_the_cover_letter_names_the_base(self):
         cover = (self.out / "dtor-input" / covers.COVER_NAME).read_text()
-        self.assertIn(f"Base: v6.12-planted-1-g{self.head[:12]} (base-commit: below).", cover)
+        self.assertIn(f"Base: v6.12-planted-1-g{self.head[:12]} (the base-commit line below).", cover)
 
     def rule_patches(self):
         return sorted((self.out / coccicheck_rule.FOLDER).glob("00[0-9][1-9]-*.patch"))

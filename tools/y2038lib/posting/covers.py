@@ -256,7 +256,7 @@ def base_section(results: SeriesResults, posting: Posting) -> str:
     base = results.base or ({"kind": "tarball", "package": tarball.group(1)} if tarball else {"kind": "dir"})
     if base["kind"] == "git":
         upstream = f", the head of {base['upstream']}" if base.get("upstream") else ""
-        return wrap(f"Base: {base['describe']}{upstream} (base-commit: below).")
+        return wrap(f"Base: {base['describe']}{upstream} (the base-commit line below).")
     if base["kind"] == "tarball":
         release = results.version.split(".")
         made_from = (f"Debian's {base['package']} (Linux {results.version}"
@@ -267,9 +267,9 @@ def base_section(results: SeriesResults, posting: Posting) -> str:
     stable = re.search(r"\b(\d+\.\d+)\]?$", posting.mail_prefix or "")  # [PATCH 6.1]: a fix for a stable tree
     if stable:
         target, checkout = f"the stable tree's linux-{stable.group(1)}.y", f"linux-{stable.group(1)}.y"
-    return (wrap(f"Base: {made_from}, committed locally: base-commit: below is that local commit, which no "
-                 f"upstream tree has.  To post it, make this posting again on a git checkout of "
-                 f"{target} (base-commit: is then its HEAD):")
+    return (wrap(f"Base: {made_from}, committed locally: the base-commit line below names that local commit, "
+                 f"which no upstream tree has.  To post it, make this posting again on a git checkout of "
+                 f"{target} (its HEAD is then the base):")
             + f"\n\n  make series KVER=/path/to/{checkout} SIGNOFF='Name <email>'")
 
 
