@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from helpers import REPO, run_cli
 from y2038lib import tree as tree_stage
-from y2038lib.posting import covers
+from y2038lib.common import read_json, write_json
+from y2038lib.posting import coccicheck_rule, covers
 from y2038lib.posting.report import HTML_NAME, MARKDOWN_NAME
 from y2038lib.posting.series import withdraw_unverified
 from y2038lib.records import BUILD_PATCH_KEYS, Matches, SeriesResults
@@ -57,6 +58,12 @@ def without_verification(series: Path, dest: Path) -> Path:
             setattr(patch, key, None)
     results.write(dest)
     covers.write_all(dest, results)
+    rule_posting = dest / coccicheck_rule.FOLDER  # make coccicheck's verification taken out too
+    if (rule_posting / coccicheck_rule.RECORD).exists():
+        record = read_json(rule_posting / coccicheck_rule.RECORD, "series")
+        record.pop("check", None)
+        write_json(rule_posting / coccicheck_rule.RECORD, record)
+        coccicheck_rule.write_cover(rule_posting, record, results)
     return dest
 
 
