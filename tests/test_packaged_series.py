@@ -140,6 +140,11 @@ class PackagedSeries(MixinBase):
         if not_verified:
             withdraw_unverified(self.tree, posted, results, not_verified)
         results.write(posted)
+        record = Path(coccicheck_rule.FOLDER) / coccicheck_rule.RECORD
+        if (stripped / record).exists():  # the rule posting's record, compared as data
+            self.assertEqual(read_json(stripped / record, "series"), read_json(posted / record, "series"))
+            (stripped / record).unlink()
+            (posted / record).unlink()
         self.assertEqual(tree_diff(stripped, posted), [],
                          "generated series differs from the committed one; regenerate with `make run`")
 
