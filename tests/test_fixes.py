@@ -42,12 +42,26 @@ class FixMessage(unittest.TestCase):
 
     def test_stable_form_on_an_older_tree_only(self):
         self.assertEqual(fixes.trailers("6.1.192"), ["Cc: stable@vger.kernel.org # 6.1"])
-        self.assertEqual(fixes.trailers("6.12.118"), [])
+        # the newest packaged tree is a stable point release too: its stable series has the bug
+        self.assertEqual(fixes.trailers("6.12.118"), ["Cc: stable@vger.kernel.org # 6.12"])
+        self.assertEqual(fixes.trailers("6.19.0"), [])  # a maintainer's checkout
         self.assertEqual(fixes.posting_subject_prefix("6.1.192", "", False), "PATCH 6.1")
         self.assertEqual(fixes.posting_subject_prefix("6.1.192", "netdev", True), "DRAFT PATCH 6.1")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "netdev", False), "PATCH net")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "", False), "PATCH")
-        self.assertEqual(fixes.trailers("6.18.2"), [])  # a newer tree than the newest packaged one
+
+    def test_an_older_trees_fix_goes_to_the_stable_maintainers(self):
+        class Maint:
+            def section(self, name):
+                return {"name": name, "M": ["Greg <g@example.org>", "Sasha <s@example.org>"],
+                        "L": ["stable@vger.kernel.org"], "T": []} if name == "STABLE BRANCH" else None
+        subsystem = [{"address": "Chuck <c@example.org>", "role": "maintainer:NFSD", "to": True},
+                     {"address": "linux-nfs@vger.kernel.org", "role": "open list:NFSD", "to": False}]
+        found = fixes.stable_recipients(Maint(), subsystem)
+        self.assertEqual([(r["address"], r["to"]) for r in found],
+                         [("Greg <g@example.org>", True), ("Sasha <s@example.org>", True),
+                          ("stable@vger.kernel.org", False), ("Chuck <c@example.org>", False),
+                          ("linux-nfs@vger.kernel.org", False)])
 
 
 if __name__ == "__main__":

@@ -152,8 +152,8 @@ class GitCheckoutBase(unittest.TestCase):
         # ktime_get_ns: timer_list.c 2; ktime_delta: adp5588-keys.c; ktime_get_ts64: vidtv_psi.c (macb_ptp.c's
         # clean-up is held: netdev takes none, so it is in no posting and no count)
         for rule, sites in (("ktime_delta", 1), ("ktime_get_ns", 2), ("ktime_get_ts64", 1)):
-            self.assertIn(f"  {rule}.cocci: exact: {sites} change{'s' * (sites > 1)} in the series, {sites} "
-                          f"report{'s' * (sites > 1)} before, 0 after", cover)
+            self.assertIn(f"  {rule}.cocci: exact: {sites} run{'s' * (sites > 1)} of changed lines in the series, "
+                          f"{sites} report{'s' * (sites > 1)} (one a line) before, 0 after", cover)
         self.assertEqual(user_state(self.checkout), self.before)
 
 

@@ -259,7 +259,25 @@ class Subject(unittest.TestCase):
         # filled, the subject would pass 75 characters: the last filling is undone first, then the others
         self.assertEqual(messages.filled_subject("use ktime_get*_ns() for ktime_to_ns(ktime_get*())", diffs, len),
                          "use ktime_get_ns() and ktime_get_raw_ns() for ktime_to_ns(ktime_get*())")
-        self.assertEqual(self.fill(self.GET_NS, diffs), self.GET_NS)
+        # too long with its "instead of" part filled in: the functions used, without it
+        self.assertEqual(self.fill(self.GET_NS, diffs), "use ktime_get_ns() and ktime_get_raw_ns()")
+
+    def test_too_long_a_subject_names_the_new_function_alone(self):
+        diffs = diff_of(("ts = ktime_to_timespec64(ktime_get_real());\n", "ktime_get_real_ts64(&ts);\n"))
+        summary = "use ktime_get*_ts64() instead of ktime_to_timespec64(ktime_get*())"
+        self.assertEqual(self.fill(summary, diffs, prefix="media: vidtv"), "use ktime_get_real_ts64()")
+
+    def test_the_first_paragraph_names_what_the_diff_uses(self):
+        us = diff_of(("d = ktime_to_us(ktime_sub(now, start));\n", "d = ktime_us_delta(now, start);\n"))
+        self.assertEqual(messages.filled_text("Use ktime_us_delta()/ktime_ms_delta() instead of converting a "
+                                              "ktime_sub() result.", us),
+                         "Use ktime_us_delta() instead of converting a ktime_sub() result.")
+
+    def test_changed_lines_are_counted_one_each(self):
+        before = b"a = f(x);\nb = f(y);\nc = f(z);\nkeep;\n"
+        self.assertEqual(messages.rewrites(before, before.replace(b"f(", b"g(")), 3)
+        self.assertEqual(messages.rewrites(before, b"keep;\n"), 3)
+        self.assertEqual(messages.rewrites(before, before + b"more;\n"), 1)
 
     def test_more_keep_their_common_name(self):
         diffs = diff_of(("a = ktime_to_ns(ktime_get());\nb = ktime_to_ns(ktime_get_raw());\n"

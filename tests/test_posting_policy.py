@@ -43,15 +43,39 @@ class CleanupPolicy(unittest.TestCase):
                   group("drivers/net/wireless/ath/wil6210/wmi.c", "ktime-direct",
                         KORG + "wireless/wireless-next.git"),
                   group("drivers/rtc/rtc-meson-vrtc.c", "ktime-direct", KORG + "abelloni/linux.git")]
-        posted, held = series.hold_cleanups(groups)
+        posted, held = series.hold_cleanups(groups, "6.12.118")
         self.assertEqual([g["files"][0] for g in posted], ["net/sunrpc/auth_gss/gss_krb5_unseal.c",
-                                                          "drivers/net/wireless/ath/wil6210/wmi.c",
                                                           "drivers/rtc/rtc-meson-vrtc.c"])
+        # wireless has no profile of its own: NETWORKING DRIVERS' (netdev's) covers its files
         self.assertEqual([(h.prefix, h.files, h.rules, h.document, h.section) for h in held],
                          [("net: macb", ["drivers/net/ethernet/cadence/macb_ptp.c"],
                            ["cocci/ktime-direct/some_rule.cocci"], "Documentation/process/maintainer-netdev.rst",
+                           "Clean-up patches"),
+                          ("wifi: wil6210", ["drivers/net/wireless/ath/wil6210/wmi.c"],
+                           ["cocci/ktime-direct/some_rule.cocci"], "Documentation/process/maintainer-netdev.rst",
                            "Clean-up patches")])
         self.assertIn("Netdev discourages patches which perform simple clean-ups", held[0].says)
+
+    def test_a_stable_trees_cleanups_are_held_and_its_fixes_posted(self):
+        """An older tree than the newest packaged one is a stable series':
+        stable takes fixes only, so every clean-up is held, whatever its tree."""
+        groups = [group("drivers/rtc/rtc-meson-vrtc.c", "ktime-direct", KORG + "abelloni/linux.git"),
+                  group("net/sunrpc/auth_gss/gss_krb5_unseal.c", "y2038-fixes", KORG + "cel/linux.git")]
+        posted, held = series.hold_cleanups(groups, "6.1.192")
+        self.assertEqual([g["files"][0] for g in posted], ["net/sunrpc/auth_gss/gss_krb5_unseal.c"])
+        self.assertEqual([(h.files, h.document) for h in held],
+                         [(["drivers/rtc/rtc-meson-vrtc.c"], "Documentation/process/stable-kernel-rules.rst")])
+        self.assertFalse(pr.posted("cleanup", KORG + "abelloni/linux.git", "6.1.192"))
+        self.assertTrue(pr.posted("cleanup", KORG + "abelloni/linux.git", "6.12.118"))
+        self.assertTrue(pr.posted("cleanup", KORG + "abelloni/linux.git", "6.19.0"))  # a maintainer's checkout
+
+    def test_the_stable_rules_say_what_the_policy_quotes(self):
+        if not SRC_612.is_dir():
+            self.skipTest(f"{SRC_612}: not unpacked")
+        text = flat((SRC_612 / pr.STABLE_TREE.document).read_text())
+        self.assertIn(flat(pr.STABLE_TREE.section), text)
+        for part in pr.STABLE_TREE.says.split("[...]"):
+            self.assertIn(flat(part), text)
 
     def test_the_table_says_what_its_documents_say(self):
         """Each quote is in its document, under its section, in Linux 6.12;
@@ -76,16 +100,24 @@ class CleanupPolicy(unittest.TestCase):
             self.skipTest(f"{SRC_612}: not unpacked")
         sections = (SRC_612 / "MAINTAINERS").read_text().split("\n\n")
         held_trees = {t for p in pr.CLEANUP_POLICIES if not p.posted for t in p.trees}
+        netdev_trees = set()
         for name in ("NETWORKING DRIVERS", "NETWORKING [GENERAL]"):
             section = maintainers.parse_section(next(s for s in sections if s.startswith(name + "\n")))
             self.assertIn(f"P:\t{pr.NETDEV_PROFILE}", next(s for s in sections if s.startswith(name + "\n")))
-            self.assertEqual({pr.canonical(t.split()[1]) for t in section["T"]}, held_trees)
+            netdev_trees |= {pr.canonical(t.split()[1]) for t in section["T"]}
+        self.assertLessEqual(netdev_trees, held_trees)
+        # the other held trees' sections have no P: of their own (netdev's profile is the one that covers them)
+        for chunk in sections:
+            section = maintainers.parse_section(chunk)
+            if {pr.canonical(t.split()[1]) for t in section["T"]} & (held_trees - netdev_trees):
+                self.assertNotIn("\nP:", chunk, section["name"])
 
     def test_ports_and_fixes_are_always_posted(self):
         for kind in ("fix", "port"):
-            self.assertTrue(pr.posted(kind, NET_NEXT))
-        self.assertFalse(pr.posted("cleanup", NET_NEXT))
-        self.assertTrue(pr.posted("cleanup", "https://gitlab.freedesktop.org/drm/misc/kernel.git"))
+            self.assertTrue(pr.posted(kind, NET_NEXT, "6.12.118"))
+            self.assertTrue(pr.posted(kind, NET_NEXT, "6.1.192"))
+        self.assertFalse(pr.posted("cleanup", NET_NEXT, "6.12.118"))
+        self.assertTrue(pr.posted("cleanup", "https://gitlab.freedesktop.org/drm/misc/kernel.git", "6.12.118"))
 
     def test_review_lists_the_held_cleanups_with_rule_and_source(self):
         held = HeldCleanup(prefix="net: macb", campaign="ktime-direct", subsystem="ATMEL MACB ETHERNET DRIVER",

@@ -158,8 +158,10 @@ def check_section(record: dict) -> str:
     for r in record["rules"]:
         c = check["rules"][r["rule"]]
         changes, before, after = (sum(map(len, c[k].values())) for k in ("changes", "before", "after"))
-        lines.append(f"  {Path(r['kernel_path']).name}: {c['verdict']}: {changes} change{'s' * (changes != 1)} in "
-                     f"the series, {before} report{'s' * (before != 1)} before, {after} after")
+        lines.append(f"  {Path(r['kernel_path']).name}: {c['verdict']}: {changes} run{'s' * (changes != 1)} of "
+                     f"changed lines in the series, {before} report{'s' * (before != 1)} (one a line) before, "
+                     f"{after} after" + ("; each run holds a report, each report is in a run"
+                                            if c["verdict"] == "exact" else ""))
         lines += [f"    {problem}" for problem in c["problems"]]
     return "\n".join(lines)
 

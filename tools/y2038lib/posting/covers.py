@@ -32,7 +32,7 @@ WARNING_REASONS = {
 
 KINDS = {  # a campaign's Kind: -> what its cover letter says the change is
     "cleanup": "These are cleanups, not fixes: the code they touch is y2038-safe as it is.",
-    "fix": "These fix y2038 limits: values that overflow a 32-bit time_t in January 2038.",
+    "fix": "These are fixes: each patch says what goes wrong, on which machines and from when.",
     "port": "These move code off time APIs that later kernels removed.",
 }
 
@@ -280,8 +280,7 @@ def blurb(results: SeriesResults, posting: Posting) -> str:
                   build_section(results, patches), boot_section(results, patches)]
     if posting.fix:
         paragraphs.append(fix_proof_section(results, patches))
-    if results.compare:
-        paragraphs.append(compare_section(results.compare))
+    # the comparison with an older series is the whole series' (REVIEW.md), not a posting's
     return "\n\n".join(paragraphs)
 
 

@@ -13,9 +13,11 @@ packaged kernel has in the same place, read from Debian's tarball of it:
   it, so the stable trees that still have it need their own fix;
 - the same bug: the fix is for the maintainers' tree first.
 
-On an older tree (a stable series) the patch carries "Cc: stable" with the
-series it is for, and its posting's subject names that series
-("[PATCH 6.1]"); on the newest packaged tree it goes to the maintainers.
+On an older tree (a stable series) the patch goes to the stable
+maintainers, the subsystem's people copied, and its posting's subject
+names that series ("[PATCH 6.1]"); on the newest packaged tree it goes to
+the maintainers.  A fix made on a stable point release carries "Cc:
+stable" with the series that has the bug.
 """
 import difflib
 import re
@@ -26,8 +28,10 @@ from typing import List, Optional
 
 from ..common import Y2038Error, digest, run, work_dir, write_atomic
 from ..deps import NEWEST_PACKAGED as NEWEST_SERIES
+from .posting_rules import is_newest, series_of
 
 TARBALL = "/usr/src/linux-source-{series}.tar.xz"
+STABLE_SECTION = "STABLE BRANCH"
 # "s32 now;" and "int now = ...;": the type and the name a fix widened
 DECLARATION = re.compile(r"^\s*(?:const\s+)?([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:=[^;]*)?;")
 FUNCTION_START = re.compile(r"^(?:[A-Za-z_][\w \t\*]*?[\s\*])?([A-Za-z_]\w*)\s*\([^;]*$")
@@ -40,18 +44,6 @@ class Widened:
     variable: str
     old_type: str
     new_type: str
-
-
-def series_of(version: str) -> str:
-    """'6.1' for Linux 6.1.192."""
-    return ".".join(version.split(".")[:2])
-
-
-def is_newest(version: str) -> bool:
-    """A tree as new as the newest packaged one or newer (a maintainer's
-    checkout): there is no newer code to compare with, and no stable form."""
-    numbers = [int(x) for x in series_of(version).split(".") if x.isdigit()]
-    return numbers >= [int(x) for x in NEWEST_SERIES.split(".")]
 
 
 def enclosing_function(lines: List[str], index: int) -> str:
@@ -153,8 +145,21 @@ def message_facts(version: str, relpath: str, before: str, after: str) -> List[s
 
 
 def trailers(version: str) -> List[str]:
-    """Cc: stable for a fix made on an older (stable) tree."""
-    return [] if is_newest(version) else [f"Cc: stable@vger.kernel.org # {series_of(version)}"]
+    """Cc: stable for a fix made on a stable point release (6.1.192, and
+    the newest packaged 6.12.118 too): that stable series has the bug."""
+    point = version.split(".")[2:3]
+    return [f"Cc: stable@vger.kernel.org # {series_of(version)}"] if point and point[0].isdigit() and int(point[0]) else []
+
+
+def stable_recipients(maint, recipients: List[dict]) -> List[dict]:
+    """Who an older tree's fix goes to: the stable maintainers and list
+    (MAINTAINERS' STABLE BRANCH), the subsystem's people copied."""
+    section = maint.section(STABLE_SECTION)
+    if section is None:
+        raise Y2038Error(f"MAINTAINERS has no {STABLE_SECTION!r} section: a stable fix has no recipients")
+    stable = [{"address": m, "role": f"maintainer:{STABLE_SECTION}", "to": True} for m in section["M"]]
+    stable += [{"address": l, "role": f"open list:{STABLE_SECTION}", "to": False} for l in section["L"]]
+    return stable + [dict(r, to=False) for r in recipients]
 
 
 def posting_subject_prefix(version: str, tree_kind: str, draft: bool) -> str:

@@ -76,9 +76,17 @@ class Maintainers:
                         " ".join((t.split()[0], posting_rules.canonical(t.split()[1]))) for t in section["T"])
         return self._person_trees
 
+    def section(self, name: str):
+        """A MAINTAINERS section by its name (parse_section), or None."""
+        text = (self.tree.src / "MAINTAINERS").read_text(errors="replace")
+        return next((parse_section(c) for c in re.split(r"\n\s*\n", text) if c.strip().startswith(name + "\n")), None)
+
     def lookup(self, relpath: str) -> dict:
         sections = [parse_section(s) for s in self._get("--sections", "-f", relpath).split("\n\n") if s.strip()]
         tree_url, why, subsystem = posting_rules.route(relpath, sections, self.person_trees())
         people = [recipient(l) for l in self._get("-f", relpath).splitlines() if l.strip()]
+        if why.endswith(posting_rules.LAST_RESORT_WHY):  # he merges it, so he is addressed
+            people.insert(0, {"address": posting_rules.LAST_RESORT_PERSON,
+                              "role": f"maintainer:{posting_rules.LAST_RESORT_WHY}", "to": True})
         return {"subsystem": subsystem, "tree": tree_url, "route": why,
                 "recipients": people}

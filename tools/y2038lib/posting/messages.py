@@ -30,9 +30,10 @@ GLOB_CALL = re.compile(CALL)
 
 
 def rewrites(before: bytes, after: bytes) -> int:
-    """The changes a reviewer sees: runs of changed lines, not removed lines."""
-    return sum(1 for op in difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(),
-                                                   autojunk=False).get_opcodes() if op[0] != "equal")
+    """The lines a patch changes: a line replaced, removed or added counts
+    once (a run of three rewritten calls is three, not one)."""
+    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, before.splitlines(), after.splitlines(), autojunk=False).get_opcodes() if op != "equal")
 
 
 def commit_message(group: dict, signoff) -> str:
@@ -48,7 +49,7 @@ def commit_message(group: dict, signoff) -> str:
     summary = filled_subject(summary, diffs, lambda s: len(posting_rules.subject(prefix, s, tree)))
     body = Paragraphs()
     # background: a rule's rationale is never empty (parse_rule), a campaign's text may be
-    body.add(paragraphs(parsed[0].rationale)[0] if len(parsed) == 1 else campaign["text"])
+    body.add(filled_text(paragraphs(parsed[0].rationale)[0], diffs) if len(parsed) == 1 else campaign["text"])
     # a fix says first what breaks where, then what the rewrite does
     for fact in group.get("facts", []):
         body.add(fact)
@@ -65,7 +66,7 @@ def commit_message(group: dict, signoff) -> str:
         if rule.listing and record.get("listed"):
             body.add(f"{rule.listing[0]}: {', '.join(record['listed'])}.")
     changes, nfiles = counts(group, diffs)
-    body.add(f"{changes} change{'s' if changes != 1 else ''} in {nfiles} file{'s' if nfiles != 1 else ''}, "
+    body.add(f"{changes} changed line{'s' if changes != 1 else ''} in {nfiles} file{'s' if nfiles != 1 else ''}, "
              f"generated with Coccinelle" + ("." if group.get("fix") else "; no functional change intended."))
     text = posting_rules.subject(prefix, summary, tree) + "\n\n" + body.text()
     patches = [semantic_patch(rule, record.get("fired")) for rule, record in zip(parsed, group["rules"])]
@@ -175,26 +176,48 @@ def named(forms: List[str], original: str) -> str:
     return " and ".join(forms) if len(forms) == 2 else original
 
 
+def fills(text: str, removed: str, added: str) -> List[Tuple[int, int, str]]:
+    """(start, end, form) of each glob and alternative of text, named from
+    the diff's sides."""
+    found = []
+    for m in ALTERNATIVES.finditer(text):
+        used = [alt for alt in m.group(0).split("/") if used_forms(alt, removed, added)]
+        found.append((m.start(), m.end(), named(used, m.group(0))))
+    for m in GLOB_CALL.finditer(text):
+        if "*" in m.group(0) and not any(s <= m.start() < e for s, e, _ in found):
+            found.append((m.start(), m.end(), named(used_forms(m.group(0), removed, added), m.group(0))))
+    return sorted(found)
+
+
+def filled(text: str, chosen) -> str:
+    for start, end, form in reversed(chosen):
+        text = text[:start] + form + text[end:]
+    return text
+
+
+def filled_text(text: str, diffs) -> str:
+    """text (a message's first paragraph) with its globs and alternatives
+    named from the diff."""
+    return filled(text, fills(text, *diff_sides(diffs))) if diffs else text
+
+
 def filled_subject(summary: str, diffs, length) -> str:
-    """summary with its globs and alternatives named from the diff; a
-    filling that makes the subject (length(summary)) longer than
-    MAX_SUBJECT is undone, the last first."""
+    """summary with its globs and alternatives named from the diff; when
+    that makes the subject (length(summary)) longer than MAX_SUBJECT, the
+    summary without its "instead of ..." part, named; else fillings undone,
+    the last first."""
     if not diffs:
         return summary
-    removed, added = diff_sides(diffs)
-    fills = []  # (start, end, text)
-    for m in ALTERNATIVES.finditer(summary):
-        used = [alt for alt in m.group(0).split("/") if used_forms(alt, removed, added)]
-        fills.append((m.start(), m.end(), named(used, m.group(0))))
-    for m in GLOB_CALL.finditer(summary):
-        if "*" in m.group(0) and not any(s <= m.start() < e for s, e, _ in fills):
-            fills.append((m.start(), m.end(), named(used_forms(m.group(0), removed, added), m.group(0))))
-    fills.sort()
-    while fills:
-        text = summary
-        for start, end, fill in reversed(fills):
-            text = text[:start] + fill + text[end:]
+    sides = diff_sides(diffs)
+    short = summary.split(" instead of ")[0]
+    for candidate in dict.fromkeys((summary, short)):
+        text = filled(candidate, fills(candidate, *sides))
+        if length(text) <= MAX_SUBJECT:
+            return text
+    chosen = fills(summary, *sides)
+    while chosen:
+        text = filled(summary, chosen)
         if length(text) <= MAX_SUBJECT or length(text) <= length(summary):
             return text
-        fills.pop()
+        chosen.pop()
     return summary

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ..deps import NEWEST_PACKAGED
+
 # (path prefix, subject prefix), the first match wins: most specific first.
 # {1}, {2}: the first and second directories below the path prefix (the
 # driver's name when there are fewer); {dir}: the file's own directory;
@@ -229,8 +231,12 @@ TREE_ALIASES = {
 # Lists whose subsystem takes the patches of sections that name no tree
 # (maintainer-netdev.rst: everything on netdev goes through net or net-next).
 LIST_TREES = {"netdev@vger.kernel.org": KERNEL_ORG + "netdev/net-next.git"}
-# submitting-patches.rst: Andrew Morton is the maintainer of last resort.
+# submitting-patches.rst: "If you cannot find a maintainer for the subsystem
+# you are working on, Andrew Morton (akpm@linux-foundation.org) serves as a
+# maintainer of last resort."  His tree takes such patches, and he is addressed.
 LAST_RESORT = KERNEL_ORG + "akpm/mm.git"
+LAST_RESORT_PERSON = "Andrew Morton <akpm@linux-foundation.org>"
+LAST_RESORT_WHY = "the maintainer of last resort"
 
 
 def canonical(url: str) -> str:
@@ -280,7 +286,7 @@ def route(relpath: str, sections: list, person_trees: dict) -> tuple:
             tree, why = next(((LIST_TREES[l], f"{first['name']} names no tree; its list {l}'s")
                               for l in first["L"] if l in LIST_TREES), ("", f"{first['name']} names no tree"))
     if not tree:
-        tree, why = LAST_RESORT, why + ": the maintainer of last resort"
+        tree, why = LAST_RESORT, why + f": {LAST_RESORT_WHY}"
     if tree in TREE_ALIASES:
         tree, why = TREE_ALIASES[tree], why + f" ({tree}: taken by {TREE_ALIASES[tree]})"
     return tree, why, name
@@ -326,18 +332,15 @@ NETDEV_PROFILE = "Documentation/process/maintainer-netdev.rst"
 # handbooks.  A tree not in the table: no profile of its sections says
 # anything on clean-ups (CLEANUPS_UNSAID).
 CLEANUP_POLICIES = (
-    CleanupPolicy((KERNEL_ORG + "netdev/net-next.git", KERNEL_ORG + "netdev/net.git"), False,
+    # wireless, CAN and Intel wired LAN have trees of their own but no P: of their own; their files are
+    # in NETWORKING DRIVERS too, whose P: is netdev's profile: the one documented policy for them
+    CleanupPolicy((KERNEL_ORG + "netdev/net-next.git", KERNEL_ORG + "netdev/net.git",
+                   KERNEL_ORG + "wireless/wireless-next.git", KERNEL_ORG + "mkl/linux-can-next.git",
+                   KERNEL_ORG + "tnguy/next-queue.git", "https://github.com/nbd168/wireless"), False,
                   NETDEV_PROFILE, "Clean-up patches",
                   "Netdev discourages patches which perform simple clean-ups, which are not in the context "
                   "of other work. [...] This is because it is felt that the churn that such changes produce "
                   "comes at a greater cost than the value of such clean-ups."),
-    # drivers/net/ files of these trees also match NETWORKING DRIVERS (its P: is netdev's profile), but
-    # they are posted to and merged by their own maintainers, whom the profile leaves to their own rules
-    CleanupPolicy((KERNEL_ORG + "wireless/wireless-next.git", KERNEL_ORG + "mkl/linux-can-next.git",
-                   KERNEL_ORG + "tnguy/next-queue.git", "https://github.com/nbd168/wireless"), True,
-                  NETDEV_PROFILE, "netdev",
-                  "Note that some subsystems (e.g. wireless drivers) which have a high volume of traffic "
-                  "have their own specific mailing lists and trees."),
     CleanupPolicy(("git://linuxtv.org/media_tree.git", "git://linuxtv.org/media.git"), True,
                   "Documentation/driver-api/media/maintainer-entry-profile.rst", "Style Cleanup Patches",
                   "We may accept pure standalone style cleanups, but they should ideally be one patch for "
@@ -349,12 +352,37 @@ CLEANUPS_UNSAID = CleanupPolicy((), True, "MAINTAINERS", "P:",
                                 "no profile of the tree's sections says anything on clean-ups")
 
 
-def cleanup_policy(tree_url: str) -> CleanupPolicy:
-    """The policy on standalone clean-ups of the tree a posting goes to."""
+# A series made on an older tree than the newest packaged one is for that
+# stable series, which takes fixes only; its clean-ups go upstream from the
+# newest tree's series, made on the code the maintainers have now.
+STABLE_TREE = CleanupPolicy((), False, "Documentation/process/stable-kernel-rules.rst",
+                            "Rules on what kind of patches are accepted, and which ones are not",
+                            "It or an equivalent fix must already exist in Linux mainline (upstream). [...] "
+                            "It must either fix a real bug that bothers people or just add a device ID.")
+
+
+def series_of(version: str) -> str:
+    """'6.1' for Linux 6.1.192."""
+    return ".".join(version.split(".")[:2])
+
+
+def is_newest(version: str) -> bool:
+    """A tree as new as the newest packaged one or newer (a maintainer's
+    checkout): its series goes to the maintainers' trees; an older one's to
+    its stable series."""
+    numbers = [int(x) for x in series_of(version).split(".") if x.isdigit()]
+    return numbers >= [int(x) for x in NEWEST_PACKAGED.split(".")]
+
+
+def cleanup_policy(tree_url: str, version: str) -> CleanupPolicy:
+    """The policy on standalone clean-ups of the tree a posting goes to,
+    made on Linux version."""
+    if not is_newest(version):
+        return STABLE_TREE
     return next((p for p in CLEANUP_POLICIES if canonical(tree_url) in p.trees), CLEANUPS_UNSAID)
 
 
-def posted(kind: str, tree_url: str) -> bool:
+def posted(kind: str, tree_url: str, version: str) -> bool:
     """Whether a patch of a campaign of this Kind: is posted to the tree:
     fixes and ports always, clean-ups where the tree takes them."""
-    return kind in ("fix", "port") or cleanup_policy(tree_url).posted
+    return kind in ("fix", "port") or cleanup_policy(tree_url, version).posted

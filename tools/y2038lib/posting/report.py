@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Dict
 
+from . import covers, posting_rules
 from ..records import CompareSummary, SeriesResults
 
 HTML_NAME, MARKDOWN_NAME = "review.html", "REVIEW.md"
@@ -252,12 +253,22 @@ def html_fixes(series: Path, results: SeriesResults) -> list:
 
 def held(results: SeriesResults) -> list:
     """[(why, [held clean-ups])]: the clean-ups not posted, per tree and the
-    policy that holds them (document, section, quoted)."""
+    policy that holds them (document, section, quoted); those of a stable
+    series' tree together, whatever their tree."""
     groups: Dict[tuple, list] = {}
     for h in results.held or []:
-        groups.setdefault((h.tree, h.document, h.section, h.says), []).append(h)
-    return [(f"{tree}: {document}, \"{section}\": \"{says}\"", items)
-            for (tree, document, section, says), items in groups.items()]
+        stable = h.document == posting_rules.STABLE_TREE.document
+        groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says), []).append(h)
+    rows = []
+    for (tree, document, section, says), items in groups.items():
+        if not tree:
+            why = (f"Linux {results.version} is a stable series' tree, and {document} says: \"{says}\" "
+                   f"Its clean-ups are made and posted from the newest packaged tree's series "
+                   f"(make run KVER={posting_rules.NEWEST_PACKAGED}), on the code the maintainers have now.")
+        else:
+            why = f"{tree}: {document}, \"{section}\": \"{says}\""
+        rows.append((why, items))
+    return rows
 
 
 def markdown_held(results: SeriesResults) -> list:
@@ -265,7 +276,8 @@ def markdown_held(results: SeriesResults) -> list:
     if not rows:
         return []
     lines = ["## Held: clean-ups not posted", "",
-             "Their trees take no standalone clean-ups; fixes to the same trees are still posted.", ""]
+             "Their trees take no standalone clean-ups, or the tree is a stable series' (fixes only); "
+             "fixes are still posted.", ""]
     for why, items in rows:
         lines += [f"- {why}"]
         lines += [f"  - {h.prefix} ({h.campaign}): {h.sites} site{'s' if h.sites != 1 else ''} in "
@@ -277,8 +289,8 @@ def html_held(results: SeriesResults) -> list:
     rows = held(results)
     if not rows:
         return []
-    out = ["<h2>Held: clean-ups not posted</h2><p>Their trees take no standalone clean-ups; fixes to the "
-           "same trees are still posted.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
+    out = ["<h2>Held: clean-ups not posted</h2><p>Their trees take no standalone clean-ups, or the tree "
+           "is a stable series' (fixes only); fixes are still posted.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
            "<th>files</th><th>rules</th><th>why held: the tree and its policy</th></tr>"]
     for why, items in rows:
         for h in items:
@@ -300,7 +312,7 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
              f"Hazards: {f['hazards']['y2038']} y2038, {f['hazards']['y2106']} y2106 (y2038-hazards.txt).",
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
     if results.compare:
-        lines += [compared(results.compare), ""]
+        lines += [compared(results.compare), "", "```", covers.compare_section(results.compare), "```", ""]
     lines += markdown_fixes(series, results) + markdown_held(results)
     campaigns, rows = matrix(results)
     lines += ["| subsystem | " + " | ".join(campaigns) + " |", "|---|" + "---:|" * len(campaigns)]

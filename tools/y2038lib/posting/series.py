@@ -62,8 +62,11 @@ def group_commits(matches: Matches, maint: Maintainers):
             recipients: List[dict] = []
             for f in files:
                 recipients += [r for r in info[f]["recipients"] if r["address"] not in {x["address"] for x in recipients}]
+            fix = campaign_info(campaign.name)["kind"] == "fix"
+            if fix and not posting_rules.is_newest(maint.tree.version):
+                recipients = fixes.stable_recipients(maint, recipients)
             groups.append({"campaign": campaign.name, "campaign_order": order, "prefix": prefix,
-                           "fix": campaign_info(campaign.name)["kind"] == "fix",
+                           "fix": fix,
                            "campaign_commit": campaign.commit, "subsystem": subsystem,
                            "tree": info[files[0]]["tree"], "route": info[files[0]]["route"],
                            "files": sorted(files), "rules": rules, "recipients": recipients,
@@ -133,15 +136,16 @@ def person(recipient: dict) -> str:
     return " ".join(name.lower().split()) or (address or recipient["address"]).lower()
 
 
-def hold_cleanups(groups) -> tuple:
+def hold_cleanups(groups, version: str) -> tuple:
     """(groups posted, HeldCleanup records): clean-ups for a tree that takes
-    no standalone clean-ups are held (posting_rules.CLEANUP_POLICIES)."""
+    no standalone clean-ups (posting_rules.CLEANUP_POLICIES), or made on a
+    stable series' tree (posting_rules.STABLE_TREE), are held."""
     posted, held = [], []
     for g in groups:
-        if posting_rules.posted(campaign_info(g["campaign"])["kind"] or "cleanup", g["tree"]):
+        if posting_rules.posted(campaign_info(g["campaign"])["kind"] or "cleanup", g["tree"], version):
             posted.append(g)
             continue
-        policy = posting_rules.cleanup_policy(g["tree"])
+        policy = posting_rules.cleanup_policy(g["tree"], version)
         held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
                                 tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
                                 sites=g["sites"], document=policy.document, section=policy.section,
@@ -204,7 +208,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
                  f"as written): {out} kept")
         return out
     stamp.unlink(missing_ok=True)
-    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)))
+    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version)
     if not groups:
         progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)
@@ -220,7 +224,7 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     errors = [(p.name, e) for p in results.patches for e in p.checkpatch["errors"]]
     progress(f"{len(results.patches)} patches in {len(postings)} postings, "
              f"{sum(p.rewrites for p in results.patches)} changes" + (" (a draft)" if draft else "")
-             + (f"; {len(held)} clean-up patches held (their trees take no standalone clean-ups)" if held else ""))
+             + (f"; {len(held)} clean-up patches held (REVIEW.md says why)" if held else ""))
     if errors:
         raise Y2038Error("checkpatch.pl errors: " + "; ".join(f"{n}: {e['type']}: {e['message']}" for n, e in errors))
     stamp.parent.mkdir(parents=True, exist_ok=True)
