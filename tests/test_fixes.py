@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """posting/fixes.py: what a fix's message says, from its own diff and the
 newest packaged kernel's code (no tree, no spatch)."""
+import tempfile
 import unittest
+from pathlib import Path
 
 import helpers
 helpers.put_tools_on_path()
@@ -49,6 +51,19 @@ class FixMessage(unittest.TestCase):
         self.assertEqual(fixes.posting_subject_prefix("6.1.192", "netdev", True), "DRAFT PATCH 6.1")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "netdev", False), "PATCH net")
         self.assertEqual(fixes.posting_subject_prefix("6.12.118", "", False), "PATCH")
+
+    def test_a_wrapped_interval_is_said_with_its_value(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp)
+            (src / "drv").mkdir()
+            (src / "drv" / "drv.h").write_text("#define DRV_SEC_MIN\t\t60UL\n#define DRV_SMALL 4\n")
+            before = ("static void\nstart(struct drv *d)\n{\n\tarm(ktime_set(0, DRV_SEC_MIN * NSEC_PER_SEC));\n"
+                      "\tarm(ktime_set(0, DRV_SMALL * NSEC_PER_SEC));\n}\n")
+            after = before.replace("ktime_set(0, DRV_SEC_MIN * NSEC_PER_SEC)", "ktime_set(DRV_SEC_MIN, 0)")
+            self.assertEqual(fixes.wrapped_seconds(src, "drv/drv.c", before, after),
+                             ["DRV_SEC_MIN is 60, so on 32-bit machines ktime_set(0, DRV_SEC_MIN * NSEC_PER_SEC) in "
+                              "start() is 60000000000 mod 2^32 = 4165425152 ns (4.17 s) instead of 60 s."])
+            self.assertEqual(fixes.wrapped_seconds(src, "drv/drv.c", before, before), [])
 
     def test_an_older_trees_fix_goes_to_the_stable_maintainers(self):
         class Maint:

@@ -129,10 +129,49 @@ def newer_version() -> str:
     return ".".join(m.group(1) for m in numbers if m) or NEWEST_SERIES
 
 
-def message_facts(version: str, relpath: str, before: str, after: str) -> List[str]:
+# ktime_set(0, N * NSEC_PER_SEC) and ktime_set(0, NSEC_PER_SEC * N) with N a name
+WRAPPED_SECONDS = re.compile(r"ktime_set\(\s*0\s*,\s*\(?(?:([A-Za-z_]\w*)\)?\s*\*\s*NSEC_PER_SEC|"
+                             r"NSEC_PER_SEC\s*\*\s*\(?([A-Za-z_]\w*))\)?\s*\)")
+WRAP = 2 ** 32  # the 32-bit unsigned long ktime_set() takes its nanoseconds in
+
+
+def macro_value(src: Path, relpath: str, name: str) -> Optional[int]:
+    """The integer a macro is #defined to in the changed file or a header of
+    its directory (the driver's own), or None."""
+    folder = (src / relpath).parent
+    define = re.compile(rf"^#\s*define\s+{re.escape(name)}\s+\(?(\d+)[uUlL]*\)?\s*(?:/[*/].*)?$", re.M)
+    for path in [src / relpath, *sorted(folder.glob("*.h"))]:
+        m = define.search(path.read_text(errors="replace")) if path.is_file() else None
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def wrapped_seconds(src: Path, relpath: str, before: str, after: str) -> List[str]:
+    """What a removed ktime_set(0, N * NSEC_PER_SEC) was on 32-bit machines,
+    N's value read from the driver's own #define, and in which functions."""
+    old, new = before.splitlines(), set(after.splitlines())
+    where: dict = {}  # (name, value) -> functions
+    for n, line in enumerate(old):
+        m = WRAPPED_SECONDS.search(line) if line not in new else None
+        name = m and (m.group(1) or m.group(2))
+        value = macro_value(src, relpath, name) if name else None
+        if name and value is not None and value * 10 ** 9 >= WRAP:
+            where.setdefault((name, value), []).append(f"{enclosing_function(old, n) or relpath}()")
+    said = []
+    for (name, value), functions in where.items():
+        wrapped = value * 10 ** 9 % WRAP
+        said.append(f"{name} is {value}, so on 32-bit machines ktime_set(0, {name} * NSEC_PER_SEC) in "
+                    f"{' and '.join(dict.fromkeys(functions))} is {value * 10 ** 9} mod 2^32 = {wrapped} ns "
+                    f"({wrapped / 1e9:.2f} s) instead of {value} s.")
+    return said
+
+
+def message_facts(version: str, src: Path, relpath: str, before: str, after: str) -> List[str]:
     """The paragraphs a fix's message has beyond its rule's rationale: what
-    it widens where, and (on an older tree) what upstream has there."""
-    paragraphs = []
+    it widens where, and (on an older tree) what upstream has there; what a
+    wrapped ktime_set() was."""
+    paragraphs = wrapped_seconds(src, relpath, before, after)
     for change in widened(before, after):
         where = f"{change.function}()" if change.function else relpath
         paragraphs.append(f"{where} keeps ktime_get_real_seconds() in \"{change.old_type} {change.variable}\" "

@@ -248,7 +248,7 @@ def commit_postings(tree, postings, signoff) -> None:
                 group["rewrites"] = group.get("rewrites", 0) + rewrites(before, contents[relpath])
                 if group["fix"]:
                     group.setdefault("facts", []).extend(fixes.message_facts(
-                        tree.version, relpath, before.decode(errors="replace"),
+                        tree.version, tree.src, relpath, before.decode(errors="replace"),
                         contents[relpath].decode(errors="replace")))
             if group["fix"]:
                 group["trailers"] = fixes.trailers(tree.version)
