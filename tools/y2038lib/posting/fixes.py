@@ -24,7 +24,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..common import Y2038Error, digest, run, work_dir, write_atomic
 from ..deps import NEWEST_PACKAGED as NEWEST_SERIES
@@ -151,7 +151,7 @@ def wrapped_seconds(src: Path, relpath: str, before: str, after: str) -> List[st
     """What a removed ktime_set(0, N * NSEC_PER_SEC) was on 32-bit machines,
     N's value read from the driver's own #define, and in which functions."""
     old, new = before.splitlines(), set(after.splitlines())
-    where: dict = {}  # (name, value) -> functions
+    where: Dict[Tuple[str, int], List[str]] = {}
     for n, line in enumerate(old):
         m = WRAPPED_SECONDS.search(line) if line not in new else None
         name = m and (m.group(1) or m.group(2))
