@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Pass whole seconds to ktime_set() as seconds: ktime_set(0, N * NSEC_PER_SEC)
-/// is wrong on 32-bit machines from N = 5 on.
+/// Pass whole seconds to ktime_set() as seconds: ktime_set(0, seconds *
+/// NSEC_PER_SEC) is wrong on 32-bit machines from 5 seconds on.
 ///
 /// ktime_set(const s64 secs, const unsigned long nsecs) takes the
 /// nanoseconds as unsigned long, which is 32 bits wide on 32-bit machines:
-/// N * NSEC_PER_SEC is computed in 32 bits there and kept modulo 2^32 ns
-/// (4.29 s), so a timeout of 5 s becomes 0.705 s and one of 60 s becomes
-/// 4.17 s.  ktime_set(N, 0) multiplies the seconds in 64 bits and gives
-/// N * NSEC_PER_SEC on every architecture.  On 64-bit machines, where
+/// the product of the seconds and NSEC_PER_SEC is computed in 32 bits there
+/// and kept modulo 2^32 ns (4.29 s), so a timeout of 5 s becomes 0.705 s and
+/// one of 60 s becomes 4.17 s.  ktime_set(seconds, 0) multiplies in 64 bits
+/// and gives the whole product on every architecture.  On 64-bit machines, where
 /// unsigned long has 64 bits, the value does not change.
 //
 // Confidence: High
@@ -48,10 +48,10 @@ def small(text):
     return bool(m) and int(m.group(1), 0 if m.group(1)[:2].lower() == "0x" else 10) <= LARGEST_EXACT
 
 // Rewrite: ktime_set(0, N * NSEC_PER_SEC) -> ktime_set(N, 0)
-//  On 32-bit machines ktime_set() took N * NSEC_PER_SEC as a 32-bit unsigned
-//  long, modulo 2^32 ns (4.29 s): from N = 5 s on the timeout was too short.
-//  ktime_set(N, 0) multiplies in 64 bits; on 64-bit machines the value is
-//  unchanged.
+//  On 32-bit machines ktime_set() took the product of the seconds and
+//  NSEC_PER_SEC as a 32-bit unsigned long, modulo 2^32 ns (4.29 s): from
+//  5 seconds on the interval was too short.  ktime_set(seconds, 0)
+//  multiplies in 64 bits; on 64-bit machines the value is unchanged.
 @seconds depends on patch@
 expression N : script:python() { not small(N) };
 @@
