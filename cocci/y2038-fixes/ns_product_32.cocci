@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Multiply in 64 bits a count of seconds, milliseconds or microseconds that
+/// becomes a 64-bit nanosecond value.
+///
+/// NSEC_PER_SEC, NSEC_PER_MSEC and NSEC_PER_USEC are long constants, and
+/// long is 32 bits wide on 32-bit machines: there x * NSEC_PER_SEC with x
+/// an int, a u32 or an unsigned long is computed in 32 bits before it is
+/// stored in a u64, an s64 or a ktime_t.  An unsigned product is kept
+/// modulo 2^32 ns (4.29 s); a signed one overflows past 2^31 - 1 ns
+/// (2.147 s) and turns negative.  Casting x to s64 (u64 for an unsigned
+/// long x, as the product is on 64-bit machines) multiplies in 64 bits on
+/// every architecture; on 64-bit machines the type and the value of the
+/// product do not change.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 The y2038 toolkit authors.
+// Comments: A product changes only where it is a 64-bit nanosecond value
+//  (stored in, added to or compared with a u64, s64 or ktime_t, or given
+//  to ns_to_ktime(), ktime_add_ns(), hrtimer_start() and the like) and x
+//  can reach the wrap: a constant whose product passes it (python checks
+//  the value), a module parameter no code of the file bounds, a value
+//  parsed from user input (kstrto*(), sscanf(), copy_from_user()) in the
+//  same function and not bounded from above there, or seconds read from a
+//  register (readl()).  Any other x (a field, a parameter, a table value)
+//  is reported only: whether it can reach the wrap needs a human.
+// Scope: all
+// Exclude: tools/ samples/ usr/ scripts/
+// Introduced: 2.6.16 ktime_t, NSEC_PER_SEC
+// Removed: -
+// Sites: independent
+// Subject: multiply nanosecond products in 64 bits
+// Types: included-headers
+// Options: --no-includes --include-headers
+// Keywords: y2038, NSEC_PER_SEC, NSEC_PER_MSEC, NSEC_PER_USEC, 32-bit, overflow
+// Prefilter-regex: NSEC_PER_(?:SEC|MSEC|USEC)\s*\*|\*\s*NSEC_PER_(?:SEC|MSEC|USEC)\b
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import re
+
+NSEC_PER = {"NSEC_PER_SEC": 10 ** 9, "NSEC_PER_MSEC": 10 ** 6, "NSEC_PER_USEC": 10 ** 3}
+# a signed 32-bit long holds at most 2^31 - 1, an unsigned one 2^32 - 1
+SIGNED_LIMIT = 2 ** 31
+UNSIGNED_LIMIT = 2 ** 32
+LITERAL = re.compile(r"\(*\s*(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)\s*\)*")
+REGISTER = re.compile(r"(?:readl|readl_relaxed|ioread32|__raw_readl)\s*\(")
+# per file: module parameters, names read from user input per function,
+# names bounded from above per function (None: anywhere in the file)
+parameters, inputs, bounded, unsigned_at = set(), set(), set(), set()
+
+
+def squeeze(text):
+    return re.sub(r"\s+", "", text)
+
+
+def constant_wraps(text, unit):
+    """A literal whose product with unit does not fit the 32-bit long (or
+    unsigned long, with a U suffix) it is computed in."""
+    m = LITERAL.fullmatch(text.strip())
+    if not m or "ll" in m.group(2).lower():
+        return False
+    limit = UNSIGNED_LIMIT if "u" in m.group(2).lower() else SIGNED_LIMIT
+    return int(m.group(1), 0) * NSEC_PER[unit] >= limit
+
+
+def user_value(name, where):
+    """name, or the struct whose field it is, was filled from user input in
+    the function and is not bounded from above there."""
+    base = re.split(r"\.|->", name)[0]
+    return ((where.file, where.current_element, base) in inputs
+            and (where.file, where.current_element, name) not in bounded)
+
+
+def reachable(x, unit, where):
+    """x can reach the value whose product with unit wraps."""
+    x = squeeze(x)
+    if LITERAL.fullmatch(x):
+        return constant_wraps(x, unit)
+    if (where.file, x) in parameters:
+        return (where.file, None, x) not in bounded
+    if REGISTER.match(x):
+        return unit == "NSEC_PER_SEC"
+    return user_value(x, where)
+
+
+@modparam@
+declarer name module_param, module_param_named;
+identifier x, name, T;
+expression P;
+position p;
+@@
+(
+ module_param@p(x, T, P);
+|
+ module_param_named@p(name, x, T, P);
+)
+
+@script:python@
+x << modparam.x;
+p << modparam.p;
+@@
+parameters.add((p[0].file, x))
+
+// A name compared with an upper bound, or clamped, is not taken as reaching the wrap.
+@upper@
+expression x, B;
+position p;
+@@
+(
+ x@p > B
+|
+ x@p >= B
+|
+ B < x@p
+|
+ B <= x@p
+|
+ \(min\|max\)(x@p, B)
+|
+ \(min\|max\)(B, x@p)
+|
+ \(min_t\|max_t\)(..., x@p, ...)
+|
+ \(clamp\|clamp_t\|clamp_val\)(..., x@p, ...)
+)
+
+@script:python@
+x << upper.x;
+p << upper.p;
+@@
+bounded.add((p[0].file, p[0].current_element, squeeze(x)))
+bounded.add((p[0].file, None, squeeze(x)))
+
+@user_input@
+identifier kstrto = {kstrtoint, kstrtouint, kstrtol, kstrtoul, kstrtou32, kstrtos32,
+                     kstrtou16, kstrtou8, kstrtoint_from_user, kstrtouint_from_user,
+                     kstrtoul_from_user};
+expression x, A, B, C;
+position p;
+@@
+(
+ kstrto@p(..., &x)
+|
+ sscanf@p(A, B, ..., &x, ...)
+|
+ copy_from_user@p(&x, A, C)
+)
+
+@script:python@
+x << user_input.x;
+p << user_input.p;
+@@
+inputs.add((p[0].file, p[0].current_element, squeeze(x)))
+
+// A product of a value at most 32 bits wide on 32-bit machines and a
+// nanoseconds-per-unit constant, where the result is a 64-bit nanosecond value.
+@wide@
+typedef u8, s8, u16, s16, u32, s32, __u32, __s32, u64, s64, __u64, __s64, ktime_t;
+{int, unsigned int, long, unsigned long, u8, s8, u16, s16, u32, s32, __u32, __s32,
+ size_t, ssize_t, short, unsigned short, char, unsigned char} x;
+{u64, s64, __u64, __s64, ktime_t, unsigned long long, long long} w;
+identifier U = {NSEC_PER_SEC, NSEC_PER_MSEC, NSEC_PER_USEC};
+identifier one = {ns_to_ktime, ns_to_timespec64};
+identifier two = {ktime_add_ns, ktime_sub_ns, hrtimer_forward_now, hrtimer_start};
+binary operator cmp = {<, <=, >, >=};
+expression E, M;
+position p;
+@@
+(
+ w = \(x@p * U\|U * x@p\)
+|
+ one(\(x@p * U\|U * x@p\))
+|
+ two(E, \(x@p * U\|U * x@p\), ...)
+|
+ hrtimer_forward(E, M, \(x@p * U\|U * x@p\))
+|
+ w + \(x@p * U\|U * x@p\)
+|
+ \(x@p * U\|U * x@p\) + w
+|
+ w - \(x@p * U\|U * x@p\)
+|
+ w cmp \(x@p * U\|U * x@p\)
+|
+ \(x@p * U\|U * x@p\) cmp w
+)
+
+// Reported before the patch mode's choice drops the products that cannot wrap.
+@found depends on context@
+{int, unsigned int, long, unsigned long, u8, s8, u16, s16, u32, s32, __u32, __s32,
+ size_t, ssize_t, short, unsigned short, char, unsigned char} wide.x;
+identifier wide.U;
+position wide.p;
+@@
+(
+* x@p * U
+|
+* U * x@p
+)
+
+@script:python depends on report@
+p << wide.p;
+x << wide.x;
+U << wide.U;
+@@
+if not LITERAL.fullmatch(squeeze(x)) or constant_wraps(x, U):
+    why = "wraps on 32-bit machines: multiply in 64 bits" if reachable(x, U, p[0]) else \
+          "is computed in 32 bits on 32-bit machines: can %s reach the wrap?" % x
+    coccilib.report.print_report(p[0], "y2038: 64-bit nanoseconds %s * %s %s" % (x, U, why))
+
+@script:python depends on org@
+p << wide.p;
+@@
+coccilib.org.print_todo(p[0], "y2038: nanosecond product computed in 32 bits on 32-bit machines")
+
+// The 64-bit type of the product on 64-bit machines: unsigned long times
+// long is an unsigned long there, anything narrower times long a long.
+@unsigned_operand@
+{unsigned long, size_t} x;
+position wide.p, q;
+@@
+ x@p@q
+
+@script:python@
+q << unsigned_operand.q;
+@@
+unsigned_at.add((q[0].file, q[0].line, q[0].column))
+
+@script:python decide@
+x << wide.x;
+U << wide.U;
+p << wide.p;
+cast;
+@@
+if reachable(x, U, p[0]):
+    key = (p[0].file, p[0].line, p[0].column)
+    coccinelle.cast = cocci.make_type("u64" if key in unsigned_at else "s64")
+else:
+    cocci.include_match(False)
+
+// Rewrite: x * NSEC_PER_<unit> -> (s64)x * NSEC_PER_<unit>
+//  On 32-bit machines x * NSEC_PER_<unit> was computed in 32 bits: an
+//  unsigned x kept the product modulo 2^32 ns (4.29 s), a signed one
+//  overflowed past 2^31 - 1 ns (2.147 s) and turned negative.  Cast to s64
+//  (u64 for an unsigned long x), the product is computed in 64 bits as on
+//  64-bit machines, where it is unchanged.
+@widen depends on patch@
+{int, unsigned int, long, unsigned long, u8, s8, u16, s16, u32, s32, __u32, __s32,
+ size_t, ssize_t, short, unsigned short, char, unsigned char} wide.x;
+identifier wide.U;
+position wide.p;
+type decide.cast;
+@@
+(
+- x@p * U
++ (cast)x * U
+|
+- U * x@p
++ (cast)x * U
+)
