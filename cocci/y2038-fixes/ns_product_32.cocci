@@ -21,7 +21,7 @@
 //  the value), a module parameter no code of the file bounds, a value
 //  parsed from user input (kstrto*(), sscanf(), copy_from_user()) in the
 //  same function and not bounded from above there, or seconds read from a
-//  register (readl()).  Any other x (a field, a parameter, a table value)
+//  clock's register (readl()).  Any other x (a field, a parameter, a table value)
 //  is reported only: whether it can reach the wrap needs a human.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/
@@ -48,7 +48,6 @@ NSEC_PER = {"NSEC_PER_SEC": 10 ** 9, "NSEC_PER_MSEC": 10 ** 6, "NSEC_PER_USEC": 
 SIGNED_LIMIT = 2 ** 31
 UNSIGNED_LIMIT = 2 ** 32
 LITERAL = re.compile(r"\(*\s*(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)\s*\)*")
-REGISTER = re.compile(r"(?:readl|readl_relaxed|ioread32|__raw_readl)\s*\(")
 # per file: module parameters, names read from user input per function,
 # names bounded from above per function (None: anywhere in the file)
 parameters, inputs, bounded, unsigned_at = set(), set(), set(), set()
@@ -83,8 +82,6 @@ def reachable(x, unit, where):
         return constant_wraps(x, unit)
     if (where.file, x) in parameters:
         return (where.file, None, x) not in bounded
-    if REGISTER.match(x):
-        return unit == "NSEC_PER_SEC"
     return user_value(x, where)
 
 
@@ -173,6 +170,10 @@ position p;
 @@
 (
  w = \(x@p * U\|U * x@p\)
+|
+ w += \(x@p * U\|U * x@p\)
+|
+ w -= \(x@p * U\|U * x@p\)
 |
  one(\(x@p * U\|U * x@p\))
 |
@@ -264,3 +265,39 @@ type decide.cast;
 - U * x@p
 + (cast)x * U
 )
+
+// Seconds read from a clock's register: spatch does not know the type of
+// readl() (a macro on most architectures), which is u32.
+@register_seconds@
+{u64, s64, __u64, __s64, ktime_t, unsigned long long, long long} w;
+identifier rd = {readl, readl_relaxed, ioread32, __raw_readl};
+expression R;
+position p;
+@@
+(
+ w = rd(R)@p * NSEC_PER_SEC
+|
+ w += rd(R)@p * NSEC_PER_SEC
+|
+ w + rd(R)@p * NSEC_PER_SEC
+|
+ rd(R)@p * NSEC_PER_SEC + w
+)
+
+@script:python depends on report@
+p << register_seconds.p;
+@@
+coccilib.report.print_report(p[0], "y2038: 64-bit nanoseconds of a register's seconds computed in 32 bits on 32-bit machines: multiply in 64 bits")
+
+// Rewrite: readl(R) * NSEC_PER_SEC -> (s64)readl(R) * NSEC_PER_SEC
+//  The seconds a clock's register holds (a count since an epoch, never
+//  bounded) were multiplied in 32 bits on 32-bit machines: the nanoseconds
+//  were kept modulo 2^32 ns (4.29 s) from 5 s on.  Cast to s64, as the
+//  product is on 64-bit machines, they are computed in 64 bits.
+@register_fix depends on patch@
+identifier register_seconds.rd;
+expression register_seconds.R;
+position register_seconds.p;
+@@
+- rd(R)@p * NSEC_PER_SEC
++ (s64)rd(R) * NSEC_PER_SEC
