@@ -117,12 +117,6 @@ position p;
 |
  B <= x@p
 |
- \(min\|max\)(x@p, B)
-|
- \(min\|max\)(B, x@p)
-|
- \(min_t\|max_t\)(..., x@p, ...)
-|
  \(clamp\|clamp_t\|clamp_val\)(..., x@p, ...)
 )
 
@@ -132,6 +126,28 @@ p << upper.p;
 @@
 bounded.add((p[0].file, p[0].current_element, squeeze(x)))
 bounded.add((p[0].file, None, squeeze(x)))
+
+// min(a, b) bounds both; a disjunction would bind only the first.
+@clamped@
+identifier two_way = {min, max};
+identifier typed_two_way = {min_t, max_t};
+expression a, b, T;
+position p;
+@@
+(
+ two_way@p(a, b)
+|
+ typed_two_way@p(T, a, b)
+)
+
+@script:python@
+a << clamped.a;
+b << clamped.b;
+p << clamped.p;
+@@
+for x in (a, b):
+    bounded.add((p[0].file, p[0].current_element, squeeze(x)))
+    bounded.add((p[0].file, None, squeeze(x)))
 
 @user_input@
 identifier kstrto = {kstrtoint, kstrtouint, kstrtol, kstrtoul, kstrtou32, kstrtos32,
