@@ -112,8 +112,8 @@ class MessageClaims(unittest.TestCase):
         self.assertIn(f"LARGEST_EXACT = {DERIVED['at most 4']}", seconds)
         # a product in a 32-bit long overflows from 2^31 ns, in an unsigned long from 2^32 ns
         products = (REPO / "cocci" / "y2038-fixes" / "ns_product_32.cocci").read_text()
-        self.assertIn(f"SIGNED_LIMIT = 2 ** 31", products)
-        self.assertIn(f"UNSIGNED_LIMIT = 2 ** 32", products)
+        self.assertIn("SIGNED_LIMIT = 2 ** 31", products)
+        self.assertIn("UNSIGNED_LIMIT = 2 ** 32", products)
         self.assertEqual(DERIVED["2^31 - 1 ns"] + 1, 2 ** 31)
 
 
