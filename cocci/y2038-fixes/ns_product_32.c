@@ -14,6 +14,14 @@ struct wait_arg {
 	ktime_t poll_dt;
 };
 
+struct psi_trigger {
+	u64 threshold;
+	u64 window;
+};
+
+#define WINDOW_MAX_US 10000000	/* 10 s */
+#define DELAY_MAX_US 1000000	/* 1 s */
+
 struct my_dev {
 	ktime_t interval;
 	u64 sample_delay_ns;
@@ -50,6 +58,22 @@ static int get_ext_arg(struct wait_arg *ext_arg, const void __user *argp)
 	if (copy_from_user(&arg, argp, sizeof(arg)))
 		return -EFAULT;
 	ext_arg->min_time = arg.min_wait_usec * NSEC_PER_USEC;
+	return 0;
+}
+
+/* psi: bounded, but by 10 s, past the wrap; the threshold by the window */
+static int trigger_create(struct psi_trigger *t, char *buf)
+{
+	u32 threshold_us, window_us;
+
+	if (sscanf(buf, "some %u %u", &threshold_us, &window_us) != 2)
+		return -EINVAL;
+	if (window_us == 0 || window_us > WINDOW_MAX_US)
+		return -EINVAL;
+	if (threshold_us == 0 || threshold_us > window_us)
+		return -EINVAL;
+	t->threshold = threshold_us * NSEC_PER_USEC;
+	t->window = window_us * NSEC_PER_USEC;
 	return 0;
 }
 
@@ -105,6 +129,17 @@ static ssize_t bounded_store(struct my_dev *dev, const char *buf, size_t count)
 	if (ms > 1000)
 		return -EINVAL;
 	dev->sample_delay_ns = ms * NSEC_PER_MSEC;
+	return count;
+}
+
+/* bounded by a macro below the wrap */
+static ssize_t delay_store(struct my_dev *dev, const char *buf, size_t count)
+{
+	unsigned int us;
+
+	if (kstrtouint(buf, 0, &us) || us > DELAY_MAX_US)
+		return -EINVAL;
+	dev->sample_delay_ns = us * NSEC_PER_USEC;
 	return count;
 }
 

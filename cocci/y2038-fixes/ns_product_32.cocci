@@ -18,11 +18,13 @@
 //  (stored in, added to or compared with a u64, s64 or ktime_t, or given
 //  to ns_to_ktime(), ktime_add_ns(), hrtimer_start() and the like) and x
 //  can reach the wrap: a constant whose product passes it (python checks
-//  the value), a module parameter no code of the file bounds, a value
-//  parsed from user input (kstrto*(), sscanf(), copy_from_user()) in the
-//  same function and not bounded from above there, or seconds read from a
-//  clock's register (readl()).  Any other x (a field, a parameter, a table value)
-//  is reported only: whether it can reach the wrap needs a human.
+//  the value), a module parameter, or a value parsed from user input
+//  (kstrto*(), sscanf(), copy_from_user()) in the same function, unless a
+//  comparison, min() or clamp() bounds it (in the function; a module
+//  parameter anywhere in the file) below the wrap, or by a value the rule
+//  cannot read; or seconds read from a clock's register (readl()).  Any
+//  other x (a field, a parameter, a table value) is reported only: whether
+//  it can reach the wrap needs a human.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/
 // Introduced: 2.6.16 ktime_t, NSEC_PER_SEC
@@ -49,8 +51,10 @@ SIGNED_LIMIT = 2 ** 31
 UNSIGNED_LIMIT = 2 ** 32
 LITERAL = re.compile(r"\(*\s*(0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]*)\s*\)*")
 # per file: module parameters, names read from user input per function,
-# names bounded from above per function (None: anywhere in the file)
-parameters, inputs, bounded, unsigned_at = set(), set(), set(), set()
+# the upper bounds each name is compared with or clamped to (per function,
+# and per file under None), the values of the file's literal macros
+parameters, inputs, unsigned_at = set(), set(), set()
+bounds, macros = {}, {}
 
 
 def squeeze(text):
@@ -67,12 +71,45 @@ def constant_wraps(text, unit):
     return int(m.group(1), 0) * NSEC_PER[unit] >= limit
 
 
+def add_bound(where, x, bound):
+    for scope in (where.current_element, None):
+        bounds.setdefault((where.file, scope, squeeze(x)), []).append(squeeze(bound))
+
+
+def value(file, text):
+    """A bound's value: a literal, or a macro of the file defined as one."""
+    text = macros.get((file, text), text)
+    m = LITERAL.fullmatch(text)
+    return int(m.group(1), 0) if m else None
+
+
+def largest(file, scope, name, depth=2):
+    """The value name cannot pass: its smallest upper bound, one of which
+    may be another name with bounds (psi's threshold <= window <= 10 s);
+    None where it has no bound, -1 where a bound is not known."""
+    found = bounds.get((file, scope, name))
+    if not found:
+        return None
+    values = []
+    for bound in found:
+        v = value(file, bound)
+        if v is None and depth:
+            v = largest(file, scope, bound, depth - 1)
+        values.append(-1 if v is None else v)
+    return min(values)
+
+
+def unbounded(file, scope, name, unit):
+    """No bound, or every bound lets the product pass 2^32 ns."""
+    limit = largest(file, scope, name)
+    return limit is None or limit * NSEC_PER[unit] >= UNSIGNED_LIMIT
+
+
 def user_value(name, where):
     """name, or the struct whose field it is, was filled from user input in
-    the function and is not bounded from above there."""
+    the function, and can reach the wrap there."""
     base = re.split(r"\.|->", name)[0]
-    return ((where.file, where.current_element, base) in inputs
-            and (where.file, where.current_element, name) not in bounded)
+    return (where.file, where.current_element, base) in inputs
 
 
 def reachable(x, unit, where):
@@ -81,9 +118,23 @@ def reachable(x, unit, where):
     if LITERAL.fullmatch(x):
         return constant_wraps(x, unit)
     if (where.file, x) in parameters:
-        return (where.file, None, x) not in bounded
-    return user_value(x, where)
+        return unbounded(where.file, None, x, unit)
+    return user_value(x, where) and unbounded(where.file, where.current_element, x, unit)
 
+
+@macro@
+identifier M;
+constant V;
+position p;
+@@
+#define M@p V
+
+@script:python@
+M << macro.M;
+V << macro.V;
+p << macro.p;
+@@
+macros[(p[0].file, M)] = squeeze(V)
 
 @modparam@
 declarer name module_param, module_param_named;
@@ -103,9 +154,9 @@ p << modparam.p;
 @@
 parameters.add((p[0].file, x))
 
-// A name compared with an upper bound, or clamped, is not taken as reaching the wrap.
+// A name compared with an upper bound, or clamped: the bound is recorded.
 @upper@
-expression x, B;
+expression x, B, L;
 position p;
 @@
 (
@@ -117,27 +168,27 @@ position p;
 |
  B <= x@p
 |
- \(clamp\|clamp_t\|clamp_val\)(..., x@p, ...)
+ \(clamp\|clamp_val\)(x@p, L, B)
+|
+ clamp_t(L, x@p, ..., B)
 )
 
 @script:python@
 x << upper.x;
+B << upper.B;
 p << upper.p;
 @@
-bounded.add((p[0].file, p[0].current_element, squeeze(x)))
-bounded.add((p[0].file, None, squeeze(x)))
+add_bound(p[0], x, B)
 
-// min(a, b) bounds both; a disjunction would bind only the first.
+// min(a, b) bounds each by the other; a disjunction would bind only the first.
 @clamped@
-identifier two_way = {min, max};
-identifier typed_two_way = {min_t, max_t};
 expression a, b, T;
 position p;
 @@
 (
- two_way@p(a, b)
+ min@p(a, b)
 |
- typed_two_way@p(T, a, b)
+ min_t@p(T, a, b)
 )
 
 @script:python@
@@ -145,9 +196,8 @@ a << clamped.a;
 b << clamped.b;
 p << clamped.p;
 @@
-for x in (a, b):
-    bounded.add((p[0].file, p[0].current_element, squeeze(x)))
-    bounded.add((p[0].file, None, squeeze(x)))
+add_bound(p[0], a, b)
+add_bound(p[0], b, a)
 
 @user_input@
 identifier kstrto = {kstrtoint, kstrtouint, kstrtol, kstrtoul, kstrtou32, kstrtos32,
