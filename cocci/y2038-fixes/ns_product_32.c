@@ -31,8 +31,8 @@ struct my_dev {
 static unsigned long thresh_us = 10000;
 module_param(thresh_us, ulong, 0644);
 
-static unsigned int slack_us = 50;
-module_param(slack_us, uint, 0644);
+static int slack_us = 50;
+module_param(slack_us, int, 0644);
 
 /* Must change: values that reach the wrap. */
 

@@ -32,7 +32,7 @@
 // Sites: independent
 // Subject: multiply nanosecond products in 64 bits
 // Types: included-headers
-// Options: --no-includes --include-headers
+// Options: --no-includes --include-headers --max-width 100
 // Keywords: y2038, NSEC_PER_SEC, NSEC_PER_MSEC, NSEC_PER_USEC, 32-bit, overflow
 // Prefilter-regex: NSEC_PER_(?:SEC|MSEC|USEC)\s*\*|\*\s*NSEC_PER_(?:SEC|MSEC|USEC)\b
 
@@ -138,14 +138,13 @@ macros[(p[0].file, M)] = squeeze(V)
 
 @modparam@
 declarer name module_param, module_param_named;
-identifier x, name, T;
-expression P;
+identifier x, name;
 position p;
 @@
 (
- module_param@p(x, T, P);
+ module_param@p(x, ...);
 |
- module_param_named@p(name, x, T, P);
+ module_param_named@p(name, x, ...);
 )
 
 @script:python@
