@@ -21,6 +21,8 @@ struct psi_trigger {
 
 #define WINDOW_MAX_US 10000000	/* 10 s */
 #define DELAY_MAX_US 1000000	/* 1 s */
+#define RETRY_SEC 60UL
+#define POLL_MS 10
 
 struct my_dev {
 	ktime_t interval;
@@ -98,6 +100,7 @@ static void constants(struct my_dev *dev, ktime_t now)
 {
 	dev->interval = ktime_add_ns(now, 3 * NSEC_PER_SEC);
 	dev->sample_delay_ns = 5U * NSEC_PER_SEC;
+	dev->sample_delay_ns = RETRY_SEC * NSEC_PER_SEC;
 }
 
 /* Must NOT change. */
@@ -109,6 +112,7 @@ static void small_constants(struct my_dev *dev, ktime_t now)
 	dev->sample_delay_ns = 4U * NSEC_PER_SEC;
 	dev->sample_delay_ns = 10ULL * NSEC_PER_SEC;
 	dev->interval = ns_to_ktime(2147 * NSEC_PER_MSEC);
+	dev->interval = ns_to_ktime(POLL_MS * NSEC_PER_MSEC);
 }
 
 /* 64-bit operands, and a product kept in 32 bits anyway */

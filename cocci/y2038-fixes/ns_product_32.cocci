@@ -17,14 +17,14 @@
 // Comments: A product changes only where it is a 64-bit nanosecond value
 //  (stored in, added to or compared with a u64, s64 or ktime_t, or given
 //  to ns_to_ktime(), ktime_add_ns(), hrtimer_start() and the like) and x
-//  can reach the wrap: a constant whose product passes it (python checks
-//  the value), a module parameter, or a value parsed from user input
-//  (kstrto*(), sscanf(), copy_from_user()) in the same function, unless a
-//  comparison, min() or clamp() bounds it (in the function; a module
-//  parameter anywhere in the file) below the wrap, or by a value the rule
-//  cannot read; or seconds read from a clock's register (readl()).  Any
-//  other x (a field, a parameter, a table value) is reported only: whether
-//  it can reach the wrap needs a human.
+//  can reach the wrap: a constant (a literal or a macro of the file) whose
+//  product passes it (python checks the value), a module parameter, or a
+//  value parsed from user input (kstrto*(), sscanf(), copy_from_user()) in
+//  the same function, unless a comparison, min() or clamp() bounds it (in
+//  the function; a module parameter anywhere in the file) below the wrap,
+//  or by a value the rule cannot read; or seconds read from a clock's
+//  register (readl()).  Any other x (a field, a parameter, a table value)
+//  is reported only: whether it can reach the wrap needs a human.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/
 // Introduced: 2.6.16 ktime_t, NSEC_PER_SEC
@@ -112,11 +112,18 @@ def user_value(name, where):
     return (where.file, where.current_element, base) in inputs
 
 
+def constant(file, x):
+    """x as a literal: itself, or the value of a macro of the file."""
+    x = squeeze(x)
+    x = macros.get((file, x), x)
+    return x if LITERAL.fullmatch(x) else None
+
+
 def reachable(x, unit, where):
     """x can reach the value whose product with unit wraps."""
+    if constant(where.file, x) is not None:
+        return constant_wraps(constant(where.file, x), unit)
     x = squeeze(x)
-    if LITERAL.fullmatch(x):
-        return constant_wraps(x, unit)
     if (where.file, x) in parameters:
         return unbounded(where.file, None, x, unit)
     return user_value(x, where) and unbounded(where.file, where.current_element, x, unit)
@@ -275,7 +282,7 @@ p << wide.p;
 x << wide.x;
 U << wide.U;
 @@
-if not LITERAL.fullmatch(squeeze(x)) or constant_wraps(x, U):
+if constant(p[0].file, x) is None or constant_wraps(constant(p[0].file, x), U):
     why = "wraps on 32-bit machines: multiply in 64 bits" if reachable(x, U, p[0]) else \
           "is computed in 32 bits on 32-bit machines: can %s reach the wrap?" % x
     coccilib.report.print_report(p[0], "y2038: 64-bit nanoseconds %s * %s %s" % (x, U, why))
