@@ -173,6 +173,13 @@ static void update_sample_delay(struct my_dev *dev, unsigned int delay_us)
 	dev->sample_delay_ns = delay_us * NSEC_PER_USEC;
 }
 
+/* ipmi's kipmid_max_busy_us: a module parameter array read into a
+ * parameter: reported only */
+static void busy_until(ktime_t *until, unsigned int max_busy_us)
+{
+	*until = ktime_get() + max_busy_us * NSEC_PER_USEC;
+}
+
 /* milliseconds of a register: not a clock's seconds count */
 static void get_ms(void __iomem *base, u64 *t)
 {

@@ -243,6 +243,12 @@ position p;
 (
  w = \(x@p * U\|U * x@p\)
 |
+ w = E + \(x@p * U\|U * x@p\)
+|
+ w = \(x@p * U\|U * x@p\) + E
+|
+ w = E - \(x@p * U\|U * x@p\)
+|
  w += \(x@p * U\|U * x@p\)
 |
  w -= \(x@p * U\|U * x@p\)
