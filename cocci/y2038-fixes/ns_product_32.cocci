@@ -9,8 +9,8 @@
 /// modulo 2^32 ns (4.29 s); a signed one overflows past 2^31 - 1 ns
 /// (2.147 s) and turns negative.  Casting x to s64 (u64 for an unsigned
 /// long x, as the product is on 64-bit machines) multiplies in 64 bits on
-/// every architecture; on 64-bit machines the type and the value of the
-/// product do not change.
+/// every architecture; on 64-bit machines the width, the signedness and the
+/// value of the product do not change.
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The y2038 toolkit authors.
