@@ -25,8 +25,10 @@
 //  or by a value the rule cannot read; or seconds read from a clock's
 //  register (readl()).  Any other x (a field, a parameter, a table value)
 //  is reported only: whether it can reach the wrap needs a human.
+//  kernel/smp.c is excluded: its product (the csd_lock_timeout module
+//  parameter) is in CSD_LOCK_WAIT_DEBUG code, which depends on 64BIT.
 // Scope: all
-// Exclude: tools/ samples/ usr/ scripts/
+// Exclude: tools/ samples/ usr/ scripts/ kernel/smp.c
 // Introduced: 2.6.16 ktime_t, NSEC_PER_SEC
 // Removed: -
 // Sites: independent
