@@ -13,6 +13,7 @@ import unittest
 from helpers import REPO
 
 CHECKED = ["ktime-scalar/ktime_set.cocci", "y2038-fixes/ktime_set_seconds.cocci",
+           "y2038-fixes/ns_product_32.cocci",
            "ktime-direct/ktime_get_ns.cocci", "ktime-direct/ktime_delta.cocci",
            "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci"]
 NSEC_PER_SEC, NSEC_PER_MSEC = 10 ** 9, 10 ** 6
@@ -109,6 +110,11 @@ class MessageClaims(unittest.TestCase):
         self.assertIn("WRAP = 2 ** 32", ktime_set)
         seconds = (REPO / "cocci" / "y2038-fixes" / "ktime_set_seconds.cocci").read_text()
         self.assertIn(f"LARGEST_EXACT = {DERIVED['at most 4']}", seconds)
+        # a product in a 32-bit long overflows from 2^31 ns, in an unsigned long from 2^32 ns
+        products = (REPO / "cocci" / "y2038-fixes" / "ns_product_32.cocci").read_text()
+        self.assertIn("SIGNED_LIMIT = 2 ** 31", products)
+        self.assertIn("UNSIGNED_LIMIT = 2 ** 32", products)
+        self.assertEqual(DERIVED["2^31 - 1 ns"] + 1, 2 ** 31)
 
 
 if __name__ == "__main__":
