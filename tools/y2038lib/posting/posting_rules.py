@@ -361,6 +361,14 @@ STABLE_TREE = CleanupPolicy((), False, "Documentation/process/stable-kernel-rule
                             "It must either fix a real bug that bothers people or just add a device ID.")
 
 
+# A fix made on an older tree whose lines the newest packaged tree still has
+# is a mainline bug: it goes upstream first (from the newest tree's series,
+# with Cc: stable), and stable takes it from there.
+UPSTREAM_FIRST = CleanupPolicy((), False, "Documentation/process/stable-kernel-rules.rst",
+                               "Rules on what kind of patches are accepted, and which ones are not",
+                               "It or an equivalent fix must already exist in Linux mainline (upstream).")
+
+
 def series_of(version: str) -> str:
     """'6.1' for Linux 6.1.192."""
     return ".".join(version.split(".")[:2])

@@ -261,7 +261,11 @@ def held(results: SeriesResults) -> list:
         groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says), []).append(h)
     rows = []
     for (tree, document, section, says), items in groups.items():
-        if not tree:
+        if not tree and says == posting_rules.UPSTREAM_FIRST.says:
+            why = (f"Linux {results.version} is a stable series' tree, and {document} says: \"{says}\" "
+                   f"Linux {posting_rules.NEWEST_PACKAGED} still has these lines: the fix goes upstream from "
+                   f"its series (make run KVER={posting_rules.NEWEST_PACKAGED}), with Cc: stable.")
+        elif not tree:
             why = (f"Linux {results.version} is a stable series' tree, and {document} says: \"{says}\" "
                    f"Its clean-ups are made and posted from the newest packaged tree's series "
                    f"(make run KVER={posting_rules.NEWEST_PACKAGED}), on the code the maintainers have now.")
@@ -275,9 +279,9 @@ def markdown_held(results: SeriesResults) -> list:
     rows = held(results)
     if not rows:
         return []
-    lines = ["## Held: clean-ups not posted", "",
-             "Their trees take no standalone clean-ups, or the tree is a stable series' (fixes only); "
-             "fixes are still posted.", ""]
+    lines = ["## Held: not posted", "",
+             "Clean-ups whose trees take none, or made on a stable series' tree (fixes only), and fixes "
+             "for a stable series that mainline needs first.", ""]
     for why, items in rows:
         lines += [f"- {why}"]
         lines += [f"  - {h.prefix} ({h.campaign}): {h.sites} site{'s' if h.sites != 1 else ''} in "
@@ -289,8 +293,8 @@ def html_held(results: SeriesResults) -> list:
     rows = held(results)
     if not rows:
         return []
-    out = ["<h2>Held: clean-ups not posted</h2><p>Their trees take no standalone clean-ups, or the tree "
-           "is a stable series' (fixes only); fixes are still posted.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
+    out = ["<h2>Held: not posted</h2><p>Clean-ups whose trees take none, or made on a stable series' tree "
+           "(fixes only), and fixes for a stable series that mainline needs first.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
            "<th>files</th><th>rules</th><th>why held: the tree and its policy</th></tr>"]
     for why, items in rows:
         for h in items:

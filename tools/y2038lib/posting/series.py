@@ -139,18 +139,35 @@ def person(recipient: dict) -> str:
 def hold_cleanups(groups, version: str) -> tuple:
     """(groups posted, HeldCleanup records): clean-ups for a tree that takes
     no standalone clean-ups (posting_rules.CLEANUP_POLICIES), or made on a
-    stable series' tree (posting_rules.STABLE_TREE), are held."""
+    stable series' tree (posting_rules.STABLE_TREE), are held; so is a fix
+    made on a stable series' tree for a bug mainline still has
+    (posting_rules.UPSTREAM_FIRST)."""
     posted, held = [], []
     for g in groups:
-        if posting_rules.posted(campaign_info(g["campaign"])["kind"] or "cleanup", g["tree"], version):
+        kind = campaign_info(g["campaign"])["kind"] or "cleanup"
+        if kind == "fix" and not posting_rules.is_newest(version) and still_upstream(g):
+            policy = posting_rules.UPSTREAM_FIRST
+        elif posting_rules.posted(kind, g["tree"], version):
             posted.append(g)
             continue
-        policy = posting_rules.cleanup_policy(g["tree"], version)
+        else:
+            policy = posting_rules.cleanup_policy(g["tree"], version)
         held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
                                 tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
                                 sites=g["sites"], document=policy.document, section=policy.section,
                                 says=policy.says))
     return posted, held
+
+
+def still_upstream(group: dict) -> bool:
+    """Whether the newest packaged tree still has every line the group's
+    rules removed, in the same files: the bug is mainline's too."""
+    for rule in group["rules"]:
+        for relpath, lines in rule["removed"].items():
+            newer = fixes.newer_file(relpath)
+            if newer is None or not all(line.strip() in {l.strip() for l in newer.splitlines()} for line in lines):
+                return False
+    return True
 
 
 def checkpatch(tree, patch: Path, draft: bool) -> dict:

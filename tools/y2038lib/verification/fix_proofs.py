@@ -115,7 +115,7 @@ def boot_with_check(tree, kernel: ProofKernel, check: Check, label: str) -> dict
     before_init = console.partition("y2038-init: start")[0]
     prefix = f"kunit.{check.suite}."
     cases = [t for t in kunit_results(tree, before_init) if t["name"].startswith(prefix)]
-    problems = [] if exited else ["the guest did not power off: killed after the timeout"]
+    problems = [] if exited else ["the guest did not end: killed after the timeout"]
     if not cases:
         problems.append(f"the suite {check.suite} printed no results")
     verdict = "error" if problems else "fail" if any(c["result"] != "pass" for c in cases) else "pass"
