@@ -54,7 +54,8 @@ class PackagedSeriesBoots(unittest.TestCase):
 
     def test_every_fix_with_a_check_is_proven_across_2038(self):
         """A fix's boot check fails on the kernel without it and passes with it
-        (6.1: the GSS v1 context that never expires after 2038)."""
+        (6.1: the GSS v1 context that never expires after 2038, on x86_64;
+        6.12: lpfc's one-minute statistics timer armed for 4.17 s, on arm)."""
         fix_postings = [p for p in self.results["postings"] if p.get("fix")]
         proofs = self.results.get("fix_proofs", {})
         for posting in fix_postings:
@@ -71,6 +72,12 @@ class PackagedSeriesBoots(unittest.TestCase):
             self.assertEqual(len(gss), 1, proofs.keys())
             failed = [c["name"] for c in proofs[gss[0]]["before"]["cases"] if c["result"] == "fail"]
             self.assertEqual(failed, ["kunit.y2038_gss_krb5_v1.expired_after_2038"])
+        if self.tree.version == "6.12.118":
+            lpfc = [n for n in proofs if "lpfc" in n.lower()]
+            self.assertEqual(len(lpfc), 1, proofs.keys())
+            self.assertEqual(proofs[lpfc[0]]["arch"], "arm")
+            failed = [c["name"] for c in proofs[lpfc[0]]["before"]["cases"] if c["result"] == "fail"]
+            self.assertEqual(failed, ["kunit.y2038_lpfc_cmf.cmf_stats_timer_is_one_minute"])
 
     def test_pristine_kernels_pass(self):
         for arch in ("x86_64", "arm"):

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """posting/fixes.py: what a fix's message says, from its own diff and the
-newest packaged kernel's code (no tree, no spatch)."""
+newest packaged kernel's code (no kernel tree, no spatch), and the Fixes:
+line a git checkout's history gives (a planted repository)."""
+import os
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -8,6 +11,7 @@ from pathlib import Path
 import helpers
 helpers.put_tools_on_path()
 from y2038lib.posting import fixes  # noqa: E402
+from y2038lib.tree import Tree  # noqa: E402
 
 # The shape of 6.1.192's gss_verify_mic_v1(), before and after the fix
 BEFORE = """static u32
@@ -77,6 +81,61 @@ class FixMessage(unittest.TestCase):
                          [("Greg <g@example.org>", True), ("Sasha <s@example.org>", True),
                           ("stable@vger.kernel.org", False), ("Chuck <c@example.org>", False),
                           ("linux-nfs@vger.kernel.org", False)])
+
+
+# lpfc_cmf_start()'s shape in 6.12, before and after the fix; the history
+# planted below introduces the removed line in its second commit
+LPFC_OLD = "\thrtimer_start(&phba->cmf_stats_timer,\n\t\t      ktime_set(0, LPFC_SEC_MIN * NSEC_PER_SEC),\n"
+LPFC_NEW = LPFC_OLD.replace("ktime_set(0, LPFC_SEC_MIN * NSEC_PER_SEC)", "ktime_set(LPFC_SEC_MIN, 0)")
+LPFC_FILE = "drivers/scsi/lpfc/lpfc_init.c"
+GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@example.org", GIT_COMMITTER_NAME="A",
+               GIT_COMMITTER_EMAIL="a@example.org", GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+
+
+class FixesLine(unittest.TestCase):
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory(prefix="y2038-fixes-")
+        self.addCleanup(tmp.cleanup)
+        self.checkout = Path(tmp.name)
+        self.commits = [self.commit(LPFC_FILE, "/* lpfc */\n", "scsi: lpfc: Add the driver"),
+                        self.commit(LPFC_FILE, "/* lpfc */\n" + LPFC_OLD, "scsi: lpfc: Add CMF statistics timer"),
+                        self.commit("MAINTAINERS", "", "MAINTAINERS: unrelated")]
+
+    def git(self, *args) -> str:
+        return subprocess.run(["git", "-C", str(self.checkout), *args], env=GIT_ENV, check=True, text=True,
+                              stdout=subprocess.PIPE).stdout.strip()
+
+    def commit(self, relpath, text, subject) -> str:
+        if not (self.checkout / ".git").exists():
+            self.git("init", "-q")
+        (self.checkout / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (self.checkout / relpath).write_text(text)
+        self.git("add", relpath)
+        self.git("commit", "-q", "-m", subject)
+        return self.git("rev-parse", "HEAD")
+
+    def tree(self, kind) -> Tree:
+        return Tree({"kind": kind, "src": str(self.checkout), "git_dir": str(self.checkout / ".git"),
+                     "state": str(self.checkout), "version": "6.12.0", "baseline": self.commits[-1],
+                     "source": str(self.checkout)})
+
+    def diffs(self):
+        before = ("/* lpfc */\n" + LPFC_OLD).encode()
+        return {LPFC_FILE: (before, ("/* lpfc */\n" + LPFC_NEW).encode())}
+
+    def test_the_commit_that_introduced_the_removed_line(self):
+        self.assertEqual(fixes.removed_lines(LPFC_OLD, LPFC_NEW), ["ktime_set(0, LPFC_SEC_MIN * NSEC_PER_SEC),"])
+        cited = f'{self.commits[1][:12]} ("scsi: lpfc: Add CMF statistics timer")'
+        self.assertEqual(fixes.fixes_tags(self.tree("git"), self.diffs()), [f"Fixes: {cited}"])
+
+    def test_no_fixes_line_from_a_tarball(self):
+        self.assertEqual(fixes.fixes_tags(self.tree("tarball"), self.diffs()), [])
+
+    def test_no_fixes_line_where_the_history_is_cut_short(self):
+        """A shallow clone whose oldest commit already has the line: that
+        commit did not introduce it."""
+        (self.checkout / ".git" / "shallow").write_text(self.commits[1] + "\n")
+        self.assertEqual(fixes.fixes_tags(self.tree("git"), self.diffs()), [])
 
 
 if __name__ == "__main__":

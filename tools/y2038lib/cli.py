@@ -98,6 +98,9 @@ def add_verification_commands(sub) -> None:
     sp.add_argument("--pristine", choices=("auto", "always", "never"), default="auto",
                     help="boot the pristine kernel too: only when the patched one fails something (auto, the "
                          "default: it tells a regression from a known failure), always, or never")
+    sp.add_argument("--fix-proofs-only", action="store_true",
+                    help="boot only the fix proofs (each fix without and with it, on its check's architecture), "
+                         "not the series' kernels")
     with_compiles(with_series(with_campaigns(with_tree(sub.add_parser("run", help="every stage in order")))))
     sp = with_series_dir(with_tree(sub.add_parser(
         "coccicheck", help="make coccicheck MODE=report with each rule of the series' coccinelle-rule/ posting, "
@@ -185,6 +188,8 @@ def cmd_build(args) -> int:
 def cmd_boot(args) -> int:
     t = tree.load(args.kver)
     out, jobs = series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc)
+    if args.fix_proofs_only:
+        return OK if prove_fixes(t, out, jobs) else FAILED
     results = boot.boot_stage(t, out, jobs, tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
     print(boot.boot_text(results))
     return OK if boot.booted_ok(results) and prove_fixes(t, out, jobs) else FAILED

@@ -18,6 +18,9 @@ maintainers, the subsystem's people copied, and its posting's subject
 names that series ("[PATCH 6.1]"); on the newest packaged tree it goes to
 the maintainers.  A fix made on a stable point release carries "Cc:
 stable" with the series that has the bug.
+On a git checkout each line the fix removes is looked up in the tree's own
+history (`git log -S`): the commit that introduced it is the patch's
+"Fixes:" line.  A tarball has no history, so it gets none.
 """
 import difflib
 import re
@@ -181,6 +184,39 @@ def message_facts(version: str, src: Path, relpath: str, before: str, after: str
         if not is_newest(version):
             paragraphs.append(upstream_status(change, relpath, newer_file(relpath), newer_version()))
     return paragraphs
+
+
+def removed_lines(before: str, after: str) -> List[str]:
+    """The lines a fix takes out (stripped), in order, each once."""
+    old, new = before.splitlines(), after.splitlines()
+    removed: List[str] = []
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += [line.strip() for line in old[i1:i2] if line.strip() and line.strip() not in removed]
+    return removed
+
+
+def fixes_tags(tree, diffs: Dict[str, Tuple[bytes, bytes]]) -> List[str]:
+    """'Fixes: <commit> ("<subject>")' for the commits of the tree's history
+    that introduced the lines the fix removes (diffs: {file: (before, after)}).
+    None for a tarball, and none where the line is older than the history
+    a shallow clone has (its boundary commit did not introduce it)."""
+    if tree.info.get("kind") != "git":
+        return []
+    shallow_file = Path(tree.git_dir) / "shallow"
+    boundary = set(shallow_file.read_text().split()) if shallow_file.exists() else set()
+    tags: List[str] = []
+    for relpath, (before, after) in sorted(diffs.items()):
+        for line in removed_lines(before.decode(errors="replace"), after.decode(errors="replace")):
+            found = tree.git("log", f"-S{line}", "--reverse", "--abbrev=12", "--format=%H %h (\"%s\")",
+                             tree.baseline, "--", relpath, check=False)
+            first = found.stdout.splitlines()[:1] if found.returncode == 0 else []
+            if not first:
+                continue
+            commit, _, cited = first[0].partition(" ")
+            if commit not in boundary and f"Fixes: {cited}" not in tags:
+                tags.append(f"Fixes: {cited}")
+    return tags
 
 
 def trailers(version: str) -> List[str]:

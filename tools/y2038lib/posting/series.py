@@ -268,7 +268,7 @@ def commit_postings(tree, postings, signoff) -> None:
                         tree.version, tree.src, relpath, before.decode(errors="replace"),
                         contents[relpath].decode(errors="replace")))
             if group["fix"]:
-                group["trailers"] = fixes.trailers(tree.version)
+                group["trailers"] = fixes.fixes_tags(tree, group["diffs"]) + fixes.trailers(tree.version)
             parent = commit_contents(tree, contents, parent, commit_message(group, signoff), env=env)
             group["commit"] = parent
 

@@ -10,9 +10,15 @@ needs, and a CHECK file that says which file's fix it proves:
     Proves: net/sunrpc/auth_gss/gss_krb5_unseal.c
     Test: y2038_gss_krb5_v1_test.c -> net/sunrpc/auth_gss
     Kconfig: net/sunrpc/Kconfig
+    Arch: x86_64
 
-The kernel is the boot stage's (tinyconfig + boot-tests/configs + the
-check's config), x86_64, built in <state>/fix-proofs/<name>/: the baseline
+Test: the test file and the directory it is built in (a Makefile line is
+appended there, so it can call the driver's non-static functions);
+Kconfig: the file its entry is appended to; Arch: the boot stage's machine
+it boots on (x86_64 when absent; arm where the bug needs a 32-bit long).
+The kernel is the boot stage's for that machine (tinyconfig +
+boot-tests/configs + the check's config), built in
+<state>/fix-proofs/<name>/: the baseline
 with the check committed on it, booted; then the fix applied with `git am`,
 built again (only what the fix touches recompiles) and booted.  The KUnit
 suite runs before /init; the clock is the test's to set.  A proof's result
@@ -32,7 +38,7 @@ from .boot import BOOT_TESTS, INIT_SOURCE, MACHINES, Kernel, build_initramfs, ku
 from .build import Builder
 
 CHECKS_DIR = BOOT_TESTS / "fix-checks"
-PROOF_ARCH = "x86_64"
+DEFAULT_ARCH = "x86_64"
 CHECK_COMMIT = "y2038 boot check (not posted): "
 
 
@@ -45,6 +51,7 @@ class Check:
     test: str
     test_dir: str
     kconfig: str
+    arch: str = DEFAULT_ARCH
 
     @property
     def symbol(self) -> str:
@@ -65,8 +72,11 @@ def read_check(folder: Path) -> Check:
     if missing:
         raise Y2038Error(f"{path}: missing {', '.join(missing)}")
     test, _, test_dir = fields["Test"].partition("->")
+    arch = fields.get("Arch", DEFAULT_ARCH)
+    if arch not in MACHINES:
+        raise Y2038Error(f"{path}: Arch: {arch} is not a boot machine ({', '.join(MACHINES)})")
     check = Check(folder.name, folder, fields["Suite"], tuple(fields["Proves"].split()), test.strip(),
-                  test_dir.strip(), fields["Kconfig"])
+                  test_dir.strip(), fields["Kconfig"], arch)
     for name in (check.test, "Kconfig", "config"):
         if not (folder / name).is_file():
             raise Y2038Error(f"{folder}: {name} is missing")
@@ -86,7 +96,7 @@ class ProofKernel(Kernel):
     """The boot stage's kernel with the check's options merged in."""
 
     def __init__(self, builder, src, check: Check, jobs: int):
-        super().__init__(builder, src, f"fix-{check.name}", MACHINES[PROOF_ARCH], jobs)
+        super().__init__(builder, src, f"fix-{check.name}", MACHINES[check.arch], jobs)
         self.fragments = [*self.fragments_for(self.machine), check.folder / "config"]
 
 
@@ -127,7 +137,7 @@ def prove(tree, patch: Path, check: Check, jobs: int) -> dict:
     check fails before and passes after."""
     root = tree.state / "fix-proofs" / check.name
     key = dependency_key(tree.baseline, patch.read_bytes(), *check.files, INIT_SOURCE,
-                         *Kernel.fragments_for(MACHINES[PROOF_ARCH]), code=[__file__])
+                         *Kernel.fragments_for(MACHINES[check.arch]), code=[__file__])
     saved = root / "result.json"
     if saved.exists() and read_json(saved, "boot").get("key") == key:
         result = read_json(saved, "boot")["result"]
@@ -144,7 +154,7 @@ def prove(tree, patch: Path, check: Check, jobs: int) -> dict:
         builder.git("am", "--abort", check=False)
         raise Y2038Error(f"{patch.name} does not apply on the baseline: run `tools/y2038 series` again")
     after = boot_with_check(tree, kernel, check, "with-fix")
-    result = {"check": check.name, "suite": check.suite, "arch": PROOF_ARCH, "before": before, "after": after,
+    result = {"check": check.name, "suite": check.suite, "arch": check.arch, "before": before, "after": after,
               "verdict": verdict(before, after), "seconds": round(time.monotonic() - started, 1)}
     write_json(saved, {"key": key, "result": result})
     return result
