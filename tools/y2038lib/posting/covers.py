@@ -232,7 +232,8 @@ def fix_proof_section(results: SeriesResults, patches) -> str:
     proofs = results.fix_proofs or {}
     if any(p.name not in proofs for p in patches):
         return FIX_PROOF_PLACEHOLDER
-    lines = ["Fix proof (a boot check across 2038-01-19 03:14:07 UTC, the kernel without the fix and with it):"]
+    lines = ["Fix proof (a KUnit check in a QEMU boot of the kernel without the fix and with it; the guest's "
+             "clock crosses 2038-01-19 03:14:07 UTC):"]
     for p in patches:
         proof = proofs[p.name]
         if not proof.check:
