@@ -172,9 +172,8 @@ else:
     cocci.include_match(False)
 
 // Rewrite: ktime_t zero = 0; ... x = zero -> x = 0
-//  The local was set to 0 and never assigned again nor had its address
-//  taken, so each of its uses was the value 0: it goes, and an assignment of
-//  it assigns 0.
+//  A ktime_t local set to 0, never assigned again and whose address is never
+//  taken, only holds the value 0: it goes, and where it was assigned, 0 is.
 @assign_zero depends on patch@
 identifier replaced.zero_fn, replaced.zero_name;
 expression E;
@@ -189,8 +188,8 @@ zero_fn(...) {
 
 // Rewrite: ktime_compare(x, zero) tested for equality -> x, !x
 //  ktime_compare() returns 0 exactly when its two values are equal, so
-//  comparing a ktime_t with the zero local and testing the result for 0 (or
-//  for not 0) tests the ktime_t itself for 0.
+//  comparing a ktime_t with such a zero local and testing the result for 0
+//  (or for not 0) tests the ktime_t itself for 0.
 @test_zero depends on patch@
 identifier replaced.zero_fn, replaced.zero_name;
 expression simple : script:python() { atom(simple) };
@@ -254,9 +253,8 @@ zero_fn(...) {
 }
 
 // Rewrite: ktime_t zero = 0; ... x = zero -> x = 0
-//  The local was set to 0 and never assigned again nor had its address
-//  taken, so each of its uses was the value 0: it goes, and an assignment of
-//  it assigns 0.
+//  A ktime_t local set to 0, never assigned again and whose address is never
+//  taken, only holds the value 0: it goes, and where it was assigned, 0 is.
 @drop_local depends on patch@
 identifier replaced.zero_fn, replaced.zero_name;
 @@
