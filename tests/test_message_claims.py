@@ -1,21 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Every arithmetic figure a rule's header states is computed here.
+"""Every arithmetic figure a rule's header states is computed here, and
+its prose names no SmPL metavariable.
 
 The rationale, Comments and Rewrite: blocks of the ktime rules and the fixes
 become commit messages; a wrong number there ("2.14 s" for 2^32 ns) is a
 wrong claim to a maintainer.  Each figure in them must be one this test
 knows how to derive and equal to what it computes; a figure it does not
-know fails the test, so every claim stays checkable.
+know fails the test, so every claim stays checkable.  A metavariable in the
+prose ("c is a constant ...", issue 27's second review, class B) is a name
+the reader of the patch never saw: the '///' paragraphs and the Rewrite:
+sentences must not use one of their own rule's as a word.
 """
 import re
 import unittest
 
-from helpers import REPO
+from helpers import REPO, put_tools_on_path
+put_tools_on_path()
+from y2038lib.engine import rules, smpl  # noqa: E402
 
-CHECKED = ["ktime-scalar/ktime_set.cocci", "y2038-fixes/ktime_set_seconds.cocci",
-           "y2038-fixes/ns_product_32.cocci",
+CHECKED = ["ktime-scalar/ktime_set.cocci", "ktime-scalar/ktime_zero_local.cocci",
+           "y2038-fixes/ktime_set_seconds.cocci", "y2038-fixes/ns_product_32.cocci",
            "ktime-direct/ktime_get_ns.cocci", "ktime-direct/ktime_delta.cocci",
            "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci"]
+# the rules checked for metavariables in their prose (globs under cocci/)
+PROSE_CHECKED = ["ktime-scalar/ktime_set.cocci", "ktime-scalar/ktime_zero_local.cocci", "ktime-direct/*.cocci",
+                 "y2038-fixes/ktime_set_seconds.cocci"]
 NSEC_PER_SEC, NSEC_PER_MSEC = 10 ** 9, 10 ** 6
 KTIME_SEC_MAX = (2 ** 63 - 1) // NSEC_PER_SEC
 U32_WRAP = 2 ** 32
@@ -80,6 +89,53 @@ def figures(text):
     return [m.group(0).strip() for m in FIGURE.finditer(flat)]
 
 
+def metavariables(sub_rules) -> set:
+    """The names a .cocci's SmPL rules declare (inherited ones too, as
+    'rule.name' names 'name'); typedefs and script rules' bindings aside."""
+    names = set()
+    for sub in (s for s in sub_rules if s.kind == "smpl"):
+        for declaration in split_top(" ".join(sub.metavars), ";"):
+            declaration = declaration.strip()
+            if not declaration or declaration.startswith("typedef"):
+                continue
+            if declaration.startswith("{"):  # a set of types: {u8, u16} x
+                declaration = declaration[declaration.index("}") + 1:]
+            for item in split_top(declaration, ","):
+                bare = re.split(r"\s*(?::|!=|=~|!~|=)", item, maxsplit=1)[0]
+                found = re.findall(r"\w+", bare)
+                if found:
+                    names.add(found[-1])
+    return names
+
+
+def split_top(text: str, separator: str):
+    """text split at separator where it is outside brackets and braces."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch in "({["
+        depth -= ch in ")}]"
+        if ch == separator and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return parts + [current]
+
+
+def prose(rule):
+    """(where, text) of what a rule's messages tell: its '///' paragraphs
+    and each sub-rule's Rewrite: sentences."""
+    yield "///", rule.rationale
+    for sub in smpl.transforming(rule.sub_rules):
+        if sub.sentences:
+            yield f"Rewrite of {sub.name}", sub.sentences
+
+
+def named_metavariables(text: str, names: set) -> list:
+    """The metavariables text uses as words (ktime_get_ns holds no 'ns')."""
+    return sorted(n for n in names if re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text))
+
+
 class MessageClaims(unittest.TestCase):
     def test_every_figure_is_derived_and_right(self):
         for path in CHECKED:
@@ -104,6 +160,24 @@ class MessageClaims(unittest.TestCase):
         self.assertIn("3.5 s", figures("a timeout of 3.5 s"))
         self.assertIsNone(next((k for k in DERIVED if k == "3.5 s"), None))
 
+    def test_no_prose_names_a_metavariable(self):
+        checked = [rules.parse_rule(path) for pattern in PROSE_CHECKED for path in sorted(REPO.glob(f"cocci/{pattern}"))]
+        self.assertTrue(checked)
+        for rule in checked:
+            names = metavariables(rule.sub_rules)
+            for where, text in prose(rule):
+                with self.subTest(rule=rule.relpath, where=where):
+                    self.assertEqual(named_metavariables(text, names), [], f"{rule.relpath}, {where}: {text}")
+
+    def test_a_metavariable_in_prose_is_found(self):
+        """The sentence of issue 27's second review fails; a name that only
+        holds a metavariable, or a placeholder of another case, does not."""
+        names = metavariables(smpl.parse(LEAKY))
+        self.assertEqual(names, {"fn", "c", "x", "E", "w", "p", "later"})
+        self.assertEqual(named_metavariables("c is a constant from 0 to 2^31 - 1 ns", names), ["c"])
+        self.assertEqual(named_metavariables("ktime_us_delta(later, earlier)", names), ["later"])
+        self.assertEqual(named_metavariables("ktime_set(0, C) of a constant C is C; use fn_x() and ktime.x_y", names), [])
+
     def test_the_limits_the_rules_use_are_the_derived_ones(self):
         ktime_set = (REPO / "cocci" / "ktime-scalar" / "ktime_set.cocci").read_text()
         self.assertIn("LIMIT = 2 ** 31", ktime_set)
@@ -115,6 +189,26 @@ class MessageClaims(unittest.TestCase):
         self.assertIn("SIGNED_LIMIT = 2 ** 31", products)
         self.assertIn("UNSIGNED_LIMIT = 2 ** 32", products)
         self.assertEqual(DERIVED["2^31 - 1 ns"] + 1, 2 ** 31)
+
+
+LEAKY = """
+@alone depends on patch@
+identifier fn != {ktime_set, ms_to_ktime};
+typedef u8, u16;
+{u8, u16, unsigned long} x : script:python() { atom(x) };
+expression E, c : script:python() { const_value(c) is not None };
+@@
+- ktime_set(0, c)
++ c
+
+@other depends on alone@
+identifier alone.fn;
+expression later;
+position p != alone.p;
+{u64, s64} w;
+@@
+ ktime_set@p(0, w)
+"""
 
 
 if __name__ == "__main__":

@@ -54,6 +54,32 @@ static u64 commented(void)
 	return timespec64_to_ns(&ts);
 }
 
+/* vidtv: the seconds passed whole to a function, the one use. */
+static void event_time(struct tm *time)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	time64_to_tm(ts.tv_sec, 0, time);
+}
+
+static u64 wall_ms(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	dev->ms = div_u64(timespec64_to_ns(&ts), NSEC_PER_MSEC);
+	return dev->ms;
+}
+
+static int report_boot(struct my_dev *dev)
+{
+	struct timespec64 now;
+
+	ktime_get_boottime_ts64(&now);
+	return send_seconds(dev, now.tv_sec);
+}
+
 /* Must NOT change: other uses, code in between, no seconds accessor, helpers. */
 static int other_branch(struct my_dev *dev, bool cfg)
 {
@@ -103,4 +129,45 @@ static void printed(void)
 
 	ktime_get_real_ts64(&ts);
 	pr_info("%lld\n", timespec64_to_ns(&ts));
+}
+
+static void macro_argument(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	dev->sec = max(ts.tv_sec, dev->sec);
+}
+
+static void upper_case_macro(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	STORE_SECONDS(dev, ts.tv_sec);
+}
+
+static void two_fields(struct my_dev *dev)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	send_time(dev, ts.tv_sec, ts.tv_nsec);
+}
+
+static void raw_argument(struct tm *time)
+{
+	struct timespec64 ts;
+
+	ktime_get_raw_ts64(&ts);
+	time64_to_tm(ts.tv_sec, 0, time);
+}
+
+static void not_next(struct my_dev *dev, struct tm *time)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	dev->count++;
+	time64_to_tm(ts.tv_sec, 0, time);
 }

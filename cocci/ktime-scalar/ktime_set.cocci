@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// Build scalar ktime_t values directly: ktime_set(0, x) is x where x
-/// provably means the same on 32-bit and 64-bit machines.
+/// Build scalar ktime_t values directly: ktime_set(0, X) is X where the
+/// nanoseconds X provably mean the same on 32-bit and 64-bit machines.
 ///
 /// With the scalar s64 nanosecond ktime_t universal (Linux 3.17) and the
-/// union around it gone (4.10), ktime_set(0, x) is x converted to the
+/// union around it gone (4.10), ktime_set(0, X) is X converted to the
 /// unsigned long nanoseconds ktime_set() takes; Linux 4.10 replaced it by
-/// x in 56 files.  That conversion keeps the value of an unsigned x of at
-/// most 32 bits, of an unsigned long and of a constant from 0 to 2^31 - 1
-/// (2.147 s), so those sites change; a negative x, a 64-bit x and an x past
-/// 2^32 ns (4.29 s) are changed by it on 32-bit machines and stay.
+/// X in 56 files.  That conversion keeps the value of an unsigned type of
+/// at most 32 bits, of an unsigned long and of a constant from 0 to
+/// 2^31 - 1 (2.147 s), so those sites change; a negative value, a 64-bit
+/// one and one past 2^32 ns (4.29 s) are changed by it on 32-bit machines
+/// and stay.
 /// ktime_set(0, ms * NSEC_PER_MSEC) is ms_to_ktime(ms), which keeps the
 /// unit in view; it multiplies in 64 bits, so it changes only where the
 /// 32-bit product of the old form could not wrap: a u8 ms (at most 255 ms)
@@ -175,9 +176,10 @@ def verdict(p, ns):
     return "ktime_t is scalar: build the value directly"
 
 // Rewrite: ktime_set(0, ms * NSEC_PER_MSEC) -> ms_to_ktime(ms)
-//  ms_to_ktime() returns ms * NSEC_PER_MSEC as a ktime_t, as ktime_set(0, ...)
-//  did: every ms changed here is a u8 or a constant whose product stays below
-//  2^32 ns, so the 32-bit product ktime_set() took never wrapped.
+//  ms_to_ktime(ms) returns ms * NSEC_PER_MSEC as a ktime_t, as
+//  ktime_set(0, ms * NSEC_PER_MSEC) did: each millisecond count changed here
+//  is a u8 or a constant whose product stays below 2^32 ns, so the 32-bit
+//  product ktime_set() took never wrapped.
 @units depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 typedef u8, __u8, uint8_t;
@@ -203,11 +205,12 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
-//  converted it to unsigned long and back to s64 without changing it, and
-//  here it stands as a whole value (an argument of a function that is not
-//  variadic, the right of an assignment, an initializer, a return value)
-//  that the destination's type converts as it converted the s64 before.
+//  ktime_set(0, X) of an X whose type is unsigned and at most 32 bits wide,
+//  or unsigned long, is X: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value (an
+//  argument of a function that is not variadic, the right of an assignment,
+//  an initializer, a return value) that the destination's type converts as
+//  it converted the s64 before.
 @alone depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
@@ -232,11 +235,11 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, c) -> c
-//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
-//  unsigned long and back to s64 without changing it, and here it stands as
-//  a whole value (an argument of a function that is not variadic, the right
-//  of an assignment, an initializer, a return value) that the destination's
-//  type converts as it converted the s64 before.
+//  ktime_set(0, C) of a constant C from 0 to 2^31 - 1 is C: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
 @alone_const depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
@@ -259,11 +262,12 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
-//  converted it to unsigned long and back to s64 without changing it, and
-//  here it stands as a whole value (an argument of a function that is not
-//  variadic, the right of an assignment, an initializer, a return value)
-//  that the destination's type converts as it converted the s64 before.
+//  ktime_set(0, X) of an X whose type is unsigned and at most 32 bits wide,
+//  or unsigned long, is X: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value (an
+//  argument of a function that is not variadic, the right of an assignment,
+//  an initializer, a return value) that the destination's type converts as
+//  it converted the s64 before.
 @alone_init depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 type T;
@@ -282,11 +286,11 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, c) -> c
-//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
-//  unsigned long and back to s64 without changing it, and here it stands as
-//  a whole value (an argument of a function that is not variadic, the right
-//  of an assignment, an initializer, a return value) that the destination's
-//  type converts as it converted the s64 before.
+//  ktime_set(0, C) of a constant C from 0 to 2^31 - 1 is C: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
 @alone_init_const depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 type T;
@@ -303,11 +307,12 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, x) -> x
-//  x is unsigned and at most 32 bits wide, or an unsigned long: ktime_set()
-//  converted it to unsigned long and back to s64 without changing it, and
-//  here it stands as a whole value (an argument of a function that is not
-//  variadic, the right of an assignment, an initializer, a return value)
-//  that the destination's type converts as it converted the s64 before.
+//  ktime_set(0, X) of an X whose type is unsigned and at most 32 bits wide,
+//  or unsigned long, is X: ktime_set() converted it to unsigned long and back
+//  to s64 without changing it, and here it stands as a whole value (an
+//  argument of a function that is not variadic, the right of an assignment,
+//  an initializer, a return value) that the destination's type converts as
+//  it converted the s64 before.
 @alone_return depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
@@ -324,11 +329,11 @@ fn(...) {
 }
 
 // Rewrite: ktime_set(0, c) -> c
-//  c is a constant from 0 to 2^31 - 1 ns: ktime_set() converted it to
-//  unsigned long and back to s64 without changing it, and here it stands as
-//  a whole value (an argument of a function that is not variadic, the right
-//  of an assignment, an initializer, a return value) that the destination's
-//  type converts as it converted the s64 before.
+//  ktime_set(0, C) of a constant C from 0 to 2^31 - 1 is C: ktime_set()
+//  converted it to unsigned long and back to s64 without changing it, and
+//  here it stands as a whole value (an argument of a function that is not
+//  variadic, the right of an assignment, an initializer, a return value)
+//  that the destination's type converts as it converted the s64 before.
 @alone_return_const depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
 expression c : script:python() { const_value(c) is not None };
@@ -396,13 +401,13 @@ ms_exact.add(key(p))
 
 @whole depends on context || report || org@
 identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
-expression E, ns;
+expression E, ns_arg;
 position p;
 @@
 (
- f(..., ktime_set@p(0, ns), ...)
+ f(..., ktime_set@p(0, ns_arg), ...)
 |
- E = ktime_set@p(0, ns)
+ E = ktime_set@p(0, ns_arg)
 )
 
 @script:python@
@@ -413,10 +418,10 @@ exact.add(key(p) + ("whole",))
 @whole_init depends on context || report || org@
 type T;
 identifier v;
-expression ns;
+expression ns_arg;
 position p;
 @@
- T v = ktime_set@p(0, ns);
+ T v = ktime_set@p(0, ns_arg);
 
 @script:python@
 p << whole_init.p;
@@ -424,10 +429,10 @@ p << whole_init.p;
 exact.add(key(p) + ("whole",))
 
 @whole_return depends on context || report || org@
-expression ns;
+expression ns_arg;
 position p;
 @@
- return ktime_set@p(0, ns);
+ return ktime_set@p(0, ns_arg);
 
 @script:python@
 p << whole_return.p;
@@ -436,23 +441,23 @@ exact.add(key(p) + ("whole",))
 
 @found depends on context || report || org@
 identifier fn != {ktime_set, ms_to_ktime};
-expression ns;
+expression ns_arg;
 position p;
 @@
 fn(...) {
 <+...
-* ktime_set@p(0, ns)
+* ktime_set@p(0, ns_arg)
 ...+>
 }
 
 @script:python depends on report@
 p << found.p;
-ns << found.ns;
+ns_arg << found.ns_arg;
 @@
-coccilib.report.print_report(p[0], "WARNING: " + verdict(p, ns))
+coccilib.report.print_report(p[0], "WARNING: " + verdict(p, ns_arg))
 
 @script:python depends on org@
 p << found.p;
-ns << found.ns;
+ns_arg << found.ns_arg;
 @@
-coccilib.org.print_todo(p[0], verdict(p, ns))
+coccilib.org.print_todo(p[0], verdict(p, ns_arg))
