@@ -325,12 +325,13 @@ if reachable(x, U, p[0]):
 else:
     cocci.include_match(False)
 
-// Rewrite: x * NSEC_PER_<unit> -> (s64)x * NSEC_PER_<unit>
-//  On 32-bit machines x * NSEC_PER_<unit> was computed in 32 bits: an
-//  unsigned x kept the product modulo 2^32 ns (4.29 s), a signed one
-//  overflowed past 2^31 - 1 ns (2.147 s) and turned negative.  Cast to s64
-//  (u64 for an unsigned long x), the product is computed in 64 bits as on
-//  64-bit machines, where it is unchanged.
+// Rewrite: count * NSEC_PER_SEC -> (s64)count * NSEC_PER_SEC
+//  On 32-bit machines a count of seconds, milliseconds or microseconds
+//  times NSEC_PER_SEC, NSEC_PER_MSEC or NSEC_PER_USEC was computed in 32
+//  bits: an unsigned count kept the product modulo 2^32 ns (4.29 s), a
+//  signed one overflowed past 2^31 - 1 ns (2.147 s) and turned negative.
+//  Cast to s64 (u64 for an unsigned long count), the product is computed in
+//  64 bits as on 64-bit machines, where it is unchanged.
 @widen depends on patch@
 {int, unsigned int, long, unsigned long, u8, s8, u16, s16, u32, s32, __u32, __s32,
  size_t, ssize_t, short, unsigned short, char, unsigned char} wide.x;
@@ -369,7 +370,7 @@ p << register_seconds.p;
 @@
 coccilib.report.print_report(p[0], "y2038: 64-bit nanoseconds of a register's seconds computed in 32 bits on 32-bit machines: multiply in 64 bits")
 
-// Rewrite: readl(R) * NSEC_PER_SEC -> (s64)readl(R) * NSEC_PER_SEC
+// Rewrite: readl(reg) * NSEC_PER_SEC -> (s64)readl(reg) * NSEC_PER_SEC
 //  The seconds a clock's register holds (a count since an epoch, never
 //  bounded) were multiplied in 32 bits on 32-bit machines: the nanoseconds
 //  were kept modulo 2^32 ns (4.29 s) from 5 s on.  Cast to s64, as the
