@@ -55,6 +55,15 @@ class RuleTriples(unittest.TestCase):
     def test_catalogue_is_not_empty(self):
         self.assertGreater(sum(len(r) for _, r in rules.campaigns()), 0)
 
+    def test_every_rules_history_reads(self):
+        """convert reads each rule's Introduced:/Removed: lines to know the
+        kernels its output builds on: a line it cannot read stops it."""
+        from y2038lib.outoftree.api_availability import RuleHistory
+        for _, campaign in rules.campaigns():
+            for rule in campaign:
+                with self.subTest(rule=rule.relpath):
+                    RuleHistory.of(rule)
+
     def test_prefilters_are_specific(self):
         for _, campaign in rules.campaigns():
             for rule in (r for r in campaign if r.patch_mode and not r.content_regex):

@@ -29,7 +29,7 @@
 //  parameter) is in CSD_LOCK_WAIT_DEBUG code, which depends on 64BIT.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ kernel/smp.c
-// Introduced: 2.6.16 ktime_t, NSEC_PER_SEC
+// Introduced: 2.6.16 ktime_t, 2.6.16 NSEC_PER_SEC
 // Removed: -
 // Sites: independent
 // Subject: multiply nanosecond products in 64 bits
