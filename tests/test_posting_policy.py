@@ -61,9 +61,7 @@ class CleanupPolicy(unittest.TestCase):
         stable takes fixes only, so every clean-up is held, whatever its tree."""
         groups = [group("drivers/rtc/rtc-meson-vrtc.c", "ktime-direct", KORG + "abelloni/linux.git"),
                   group("net/sunrpc/auth_gss/gss_krb5_unseal.c", "y2038-fixes", KORG + "cel/linux.git")]
-        groups[1]["rules"][0]["removed"] = {"net/sunrpc/auth_gss/gss_krb5_unseal.c": ["\ts32 now;"]}
-        with mock.patch.object(series.fixes, "newer_file", return_value=None):  # gone upstream
-            posted, held = series.hold_cleanups(groups, "6.1.192")
+        posted, held = series.hold_cleanups(groups, "6.1.192")  # the fix's code is gone upstream
         self.assertEqual([g["files"][0] for g in posted], ["net/sunrpc/auth_gss/gss_krb5_unseal.c"])
         self.assertEqual([(h.files, h.document) for h in held],
                          [(["drivers/rtc/rtc-meson-vrtc.c"], "Documentation/process/stable-kernel-rules.rst")])
@@ -73,16 +71,26 @@ class CleanupPolicy(unittest.TestCase):
 
     def test_a_stable_trees_fix_for_a_bug_mainline_has_goes_upstream_first(self):
         fix = group("kernel/events/core.c", "y2038-fixes", KORG + "tip/tip.git")
-        fix["rules"][0]["removed"] = {"kernel/events/core.c": ["\tx = ns_to_ktime(NSEC_PER_MSEC * timer);"]}
-        newer = {"kernel/events/core.c": "a\n\t\tx = ns_to_ktime(NSEC_PER_MSEC * timer);\nb\n"}
-        with mock.patch.object(series.fixes, "newer_file", side_effect=newer.get):
-            posted, held = series.hold_cleanups([fix], "6.1.192")
-            self.assertEqual((posted, [h.says for h in held]), ([], [pr.UPSTREAM_FIRST.says]))
-            posted, held = series.hold_cleanups([fix], "6.12.118")  # the newest tree posts it
-            self.assertEqual((len(posted), held), (1, []))
-        newer["kernel/events/core.c"] = "fixed upstream\n"
-        with mock.patch.object(series.fixes, "newer_file", side_effect=newer.get):
-            self.assertEqual(len(series.hold_cleanups([fix], "6.1.192")[0]), 1)
+        posted, held = series.hold_cleanups([fix], "6.1.192", lambda g: True)
+        self.assertEqual((posted, [h.says for h in held]), ([], [pr.UPSTREAM_FIRST.says]))
+        posted, held = series.hold_cleanups([fix], "6.12.118", lambda g: True)  # the newest tree posts it
+        self.assertEqual((len(posted), held), (1, []))
+        self.assertEqual(len(series.hold_cleanups([fix], "6.1.192", lambda g: False)[0]), 1)
+
+    def test_mainline_still_has_the_bug(self):
+        """Same function, same faulty expression (the code around it may
+        have changed: cpuctx became cpc); not when the function is gone or
+        already has the fixed form."""
+        before = ("static int\nstore(struct x *x)\n{\n\tcpuctx->iv = ns_to_ktime(NSEC_PER_MSEC * timer);\n"
+                  "\treturn 0;\n}\n")
+        after = before.replace("NSEC_PER_MSEC * timer", "(s64)timer * NSEC_PER_MSEC")
+        newer = {"still": before.replace("cpuctx", "cpc"), "fixed": after.replace("cpuctx", "cpc"),
+                 "gone": "static int\nother(void)\n{\n\treturn NSEC_PER_MSEC * timer;\n}\n"}
+        for case, expected in (("still", True), ("fixed", False), ("gone", False)):
+            with mock.patch.object(series.fixes, "newer_file", return_value=newer[case]):
+                self.assertEqual(series.fixes.mainline_has("f.c", before, after), expected, case)
+        with mock.patch.object(series.fixes, "newer_file", return_value=None):
+            self.assertFalse(series.fixes.mainline_has("f.c", before, after))
 
     def test_the_stable_rules_say_what_the_policy_quotes(self):
         if not SRC_612.is_dir():

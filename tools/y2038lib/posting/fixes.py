@@ -86,6 +86,40 @@ def function_body(text: str, function: str) -> Optional[str]:
     return None
 
 
+def changed_middle(old: str, new: str) -> Tuple[str, str]:
+    """The parts of two versions of a line that differ: what is left of
+    each once their common start and end (whole tokens) are taken off."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    while start and (old[start - 1].isalnum() or old[start - 1] == "_"):
+        start -= 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    while end and (old[len(old) - end].isalnum() or old[len(old) - end] == "_"):
+        end -= 1
+    return old[start:len(old) - end].strip(), new[start:len(new) - end].strip()
+
+
+def mainline_has(relpath: str, before: str, after: str) -> bool:
+    """Whether the newest packaged kernel still has the bug a fix removes:
+    each changed part is in the same function there, its fixed form is not."""
+    newer = newer_file(relpath)
+    if newer is None:
+        return False
+    old = before.splitlines()
+    pairs = [(i1, old[i1:i2], after.splitlines()[j1:j2]) for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        None, old, after.splitlines(), autojunk=False).get_opcodes() if tag == "replace"]
+    for index, removed, added in pairs:
+        body = function_body(newer, enclosing_function(old, index) or "")
+        for line, fixed in zip(removed, added):
+            bug, cure = changed_middle(line, fixed)
+            if body is None or bug not in body or (cure and cure in body):
+                return False
+    return bool(pairs)
+
+
 def upstream_status(change: Widened, relpath: str, newer: Optional[str], newer_version: str) -> str:
     """What the newest packaged kernel has where the fix changes the code."""
     where = f"Linux {newer_version} (Debian's linux-source-{series_of(newer_version)})"

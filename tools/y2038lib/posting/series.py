@@ -136,16 +136,16 @@ def person(recipient: dict) -> str:
     return " ".join(name.lower().split()) or (address or recipient["address"]).lower()
 
 
-def hold_cleanups(groups, version: str) -> tuple:
+def hold_cleanups(groups, version: str, in_mainline=lambda group: False) -> tuple:
     """(groups posted, HeldCleanup records): clean-ups for a tree that takes
     no standalone clean-ups (posting_rules.CLEANUP_POLICIES), or made on a
     stable series' tree (posting_rules.STABLE_TREE), are held; so is a fix
     made on a stable series' tree for a bug mainline still has
-    (posting_rules.UPSTREAM_FIRST)."""
+    (in_mainline(group); posting_rules.UPSTREAM_FIRST)."""
     posted, held = [], []
     for g in groups:
         kind = campaign_info(g["campaign"])["kind"] or "cleanup"
-        if kind == "fix" and not posting_rules.is_newest(version) and still_upstream(g):
+        if kind == "fix" and not posting_rules.is_newest(version) and in_mainline(g):
             policy = posting_rules.UPSTREAM_FIRST
         elif posting_rules.posted(kind, g["tree"], version):
             posted.append(g)
@@ -159,15 +159,12 @@ def hold_cleanups(groups, version: str) -> tuple:
     return posted, held
 
 
-def still_upstream(group: dict) -> bool:
-    """Whether the newest packaged tree still has every line the group's
-    rules removed, in the same files: the bug is mainline's too."""
-    for rule in group["rules"]:
-        for relpath, lines in rule["removed"].items():
-            newer = fixes.newer_file(relpath)
-            if newer is None or not all(line.strip() in {l.strip() for l in newer.splitlines()} for line in lines):
-                return False
-    return True
+def mainline_has(tree, group: dict) -> bool:
+    """Whether the newest packaged tree still has the bug a fix group
+    removes, in every file of it (fixes.mainline_has)."""
+    def text(commit, relpath):
+        return run_bytes(tree, ["git", "show", f"{commit}:{relpath}"]).decode(errors="replace")
+    return all(fixes.mainline_has(f, text(tree.baseline, f), text(group["campaign_commit"], f)) for f in group["files"])
 
 
 def checkpatch(tree, patch: Path, draft: bool) -> dict:
@@ -225,7 +222,8 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
                  f"as written): {out} kept")
         return out
     stamp.unlink(missing_ok=True)
-    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version)
+    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version,
+                                 lambda group: mainline_has(tree, group))
     if not groups:
         progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)
