@@ -55,8 +55,9 @@ def corpus_dir() -> Path:
     return Path(os.environ.get("CORPUS_DIR", "/work/scratch/corpus"))
 
 
-def read_manifest(path: Path = MANIFEST):
-    """(header comment lines, [Module])."""
+def read_manifest(path: Optional[Path] = None):
+    """(header comment lines, [Module]) of path (default MANIFEST)."""
+    path = path or MANIFEST
     comments, rows = [], []
     lines = path.read_text().splitlines()
     for line in lines:
@@ -251,6 +252,12 @@ def score(modules: List[Module], min_kernel: str, jobs: int, label: str = "all")
     return results
 
 
+def chosen(modules: List[Module], half: Optional[str], only: Optional[str]) -> List[Module]:
+    """The modules of that half (a held-out module is never read when tuning
+    on the working half) whose name matches only."""
+    return [m for m in modules if (not half or m.half == half) and (not only or re.search(only, m.name))]
+
+
 def main(argv: List[str]) -> int:
     import argparse
     ap = argparse.ArgumentParser(prog="tools/corpus", description=__doc__,
@@ -283,15 +290,16 @@ def main(argv: List[str]) -> int:
         print(per_module(results))
         print(table(results, args.min_kernel))
         return 0
+    if args.cmd == "score":  # only the modules asked for are gathered, converted and counted
+        modules = chosen(modules, args.half, args.only)
     failed = gather(modules)
     for line in failed:
         print(f"corpus: not gathered: {line}", file=sys.stderr)
     if args.cmd == "gather":
         return 1 if failed else 0
-    gathered = {p.name for p in (corpus_dir() / "src").iterdir()}
-    chosen = [m for m in modules if m.name in gathered and (not args.half or m.half == args.half)
-              and (not args.only or re.search(args.only, m.name))]
-    results = score(chosen, args.min_kernel, args.jobs, args.half or "all")
+    src = corpus_dir() / "src"
+    gathered = {p.name for p in src.iterdir()} if src.is_dir() else set()
+    results = score([m for m in modules if m.name in gathered], args.min_kernel, args.jobs, args.half or "all")
     print(per_module(results))
     print(table(results, args.min_kernel))
     return 1 if failed else 0
