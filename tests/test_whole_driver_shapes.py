@@ -339,6 +339,10 @@ class Returned(unittest.TestCase):
             "[global connect_stamp, result get_connect_stamp: kept as struct timespec]"])
         self.assertEqual(new, {})
 
+    def test_a_function_named_after_an_old_api_is_no_candidate(self):
+        texts = {"compat.c": "struct timespec current_kernel_time(void)\n{\n\treturn stamp;\n}\n"}
+        self.assertEqual(driver_types.Analysis(texts).candidates, [])
+
     def test_a_function_returning_something_else_keeps_its_type(self):
         texts = {"usb.c": RETURNED["usb.c"].replace("return connect_stamp;", "return ns_to_timespec(0);")}
         new, converted, kept = driver_types.convert(texts)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..csource import blank_comments_and_literals
+from ..old_time_api import PATTERN as OLD_API
 from ..engine.text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
@@ -296,7 +297,7 @@ def result_candidates(relpath: str, code: str, funcs) -> list:
     found = []
     for m in RETURNS.finditer(code):
         f = next((f for f in funcs if f[0] == m.group(2) and f[1] == m.end()), None)
-        if f and f[0] not in SHIM_NAMES:
+        if f and f[0] not in SHIM_NAMES and not OLD_API.match(f"{f[0]}("):  # the API itself, or a shim of it
             found.append(Candidate("result", f[0], m.group(1), relpath, (m.start(), m.end(1)), (f[3], f[4]), f[0],
                                    m.start()))
     return found
