@@ -100,6 +100,23 @@ class Score(unittest.TestCase):
             self.assertIn("| working | 2 | 4 | 3 | 3 | 25% / 25% | 2 | 2 | 2 |", table)
             self.assertEqual(json.loads((root / "scores-all.json").read_text()), results)
 
+    def test_min_kernel_only_converts_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            fake = root / "y2038"
+            fake.write_text(FAKE_CONVERT)
+            fake.chmod(0o755)
+            (root / "src" / "good").mkdir(parents=True)
+            (root / "src" / "good" / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+            modules = [corpus.Module("good", "out-of-tree", "o/g", "c", "", "working")]
+            with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
+                    mock.patch.object(corpus.sys, "executable", "/bin/sh"):
+                results = corpus.score(modules, "4.19", 1, range_run=False)
+                self.assertEqual(corpus.recorded(modules), results)
+            self.assertEqual(sorted(p.name for p in (root / "runs").iterdir()), ["good.min", "good.min.log"])
+            self.assertEqual((results[0]["left_range"], results[0]["left_min"], results[0]["problems"]), (None, 1, 1))
+            self.assertIn("| working | 1 | 2 | - | 1 | - / 50% | 0 | 0 | 1 |", corpus.table(results, "4.19"))
+
 
 RECORDING_CONVERT = """#!/bin/sh
 # a planted convert that records each source it is given: args: convert SRC --out OUT ...
