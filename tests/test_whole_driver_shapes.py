@@ -352,6 +352,41 @@ class Returned(unittest.TestCase):
         self.assertIn("global connect_stamp", converted)
 
 
+LOCAL_COPY = {"zone.c": """\
+static void log_sync(void)
+{
+	struct timeval tv = {0};
+	struct timeval local = {0};
+
+	do_gettimeofday(&tv);
+	local = tv;
+	local.tv_sec -= sys_tz.tz_minuteswest * 60;
+	pr_info("%u %u\\n", (unsigned int)tv.tv_usec, (unsigned int)local.tv_usec);
+}
+
+static long alone(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""}
+
+
+class LocalCopy(unittest.TestCase):
+    def test_a_local_copied_whole_into_another_converts_with_it_here(self):
+        """The per-file rules convert a local alone: two linked by y = x;
+        are this pass's; a lone one stays theirs."""
+        new, converted, kept = driver_types.convert(LOCAL_COPY)
+        self.assertEqual((converted, kept), (["local local, local tv"], []))
+        zone = new["zone.c"]
+        for line in ("\tstruct timespec64 tv = {0};\n\tstruct timespec64 local = {0};", "ktime_get_real_ts64(&tv);\n\tlocal = tv;",
+                     "(unsigned int)(tv.tv_nsec / NSEC_PER_USEC), (unsigned int)(local.tv_nsec / NSEC_PER_USEC));",
+                     "\tstruct timeval tv;\n\n\tdo_gettimeofday(&tv);\n\treturn tv.tv_sec;"):
+            self.assertIn(line, zone)
+
+
 LAYOUTS = {"dev.h": """\
 struct dev_event {
 	struct timespec at;

@@ -690,11 +690,23 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
 
 
 def owned_by_per_file_rules(a, members, edits) -> bool:
-    """Locals of one declaration each, with no edit only this pass makes."""
+    """Locals of one declaration each, with no edit only this pass makes,
+    none of them copied whole into another (y = x;: the per-file rules
+    convert a local alone)."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m])
+        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
+
+
+def copied_whole(a, cands) -> bool:
+    """Whether one of these locals is assigned another's whole value."""
+    for x in cands:
+        for y in cands:
+            if x is not y and x.relpath == y.relpath and x.scope == y.scope and x.scope and re.search(
+                    rf"(?<![\w.>]){re.escape(x.name)}\s*=\s*{re.escape(y.name)}\s*;", a.code[x.relpath][x.scope[0]:x.scope[1]]):
+                return True
+    return False
 
 
 def settle(a, texts, members, found: Findings, allowed):
