@@ -2,8 +2,11 @@
 """tools/corpus: the manifest, its one split, the old time-API count and a
 scorer that counts a failing or crashing convert instead of stopping
 (planted manifests and a planted convert; no spatch, no third-party code)."""
+import contextlib
+import io
 import json
 import os
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -96,6 +99,70 @@ class Score(unittest.TestCase):
             table = corpus.table(results, "4.19")
             self.assertIn("| working | 2 | 4 | 3 | 3 | 25% / 25% | 2 | 2 | 2 |", table)
             self.assertEqual(json.loads((root / "scores-all.json").read_text()), results)
+
+    def test_min_kernel_only_converts_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            fake = root / "y2038"
+            fake.write_text(FAKE_CONVERT)
+            fake.chmod(0o755)
+            (root / "src" / "good").mkdir(parents=True)
+            (root / "src" / "good" / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+            modules = [corpus.Module("good", "out-of-tree", "o/g", "c", "", "working")]
+            with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
+                    mock.patch.object(corpus.sys, "executable", "/bin/sh"):
+                results = corpus.score(modules, "4.19", 1, range_run=False)
+                self.assertEqual(corpus.recorded(modules), results)
+            self.assertEqual(sorted(p.name for p in (root / "runs").iterdir()), ["good.min", "good.min.log"])
+            self.assertEqual((results[0]["left_range"], results[0]["left_min"], results[0]["problems"]), (None, 1, 1))
+            self.assertIn("| working | 1 | 2 | - | 1 | - / 50% | 0 | 0 | 1 |", corpus.table(results, "4.19"))
+
+
+RECORDING_CONVERT = """#!/bin/sh
+# a planted convert that records each source it is given: args: convert SRC --out OUT ...
+echo "$2" >> "$(dirname "$0")/converted"
+mkdir -p "$4"; cp -r "$2"/. "$4"/; echo '{"problems": []}' > "$4"/y2038-convert.json
+"""
+
+
+class OneHalf(unittest.TestCase):
+    def test_score_working_never_reads_held_out(self):
+        """score --half working gathers, converts and counts the working
+        half only: the held-out module's source is a repository that is not
+        there, so gathering it would be listed as a failure."""
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            repo = root / "work"
+            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+            (repo / "drv").mkdir()
+            (repo / "drv" / "x.c").write_text("struct timeval tv;\n")
+            git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+            subprocess.run(git + ["add", "."], check=True)
+            subprocess.run(git + ["commit", "-q", "-m", "x"], check=True)
+            head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+            subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(root / "mirror" / "owner+work" / "repo")],
+                           check=True)  # a snapshot as CORPUS_MIRROR holds them
+            (root / "mirror" / "owner+held" / "repo").mkdir(parents=True)  # no history: gathering fails
+            manifest = root / "manifest.tsv"
+            manifest.write_text("\t".join(corpus.FIELDS) + "\n" +
+                                f"w\tout-of-tree\towner/work\t{head}\tdrv\tworking\n"
+                                f"h\tout-of-tree\towner/held\t{head}\tdrv\theld-out\n")
+            fake = root / "y2038"
+            fake.write_text(RECORDING_CONVERT)
+            fake.chmod(0o755)
+            env = {"CORPUS_DIR": str(root / "corpus"), "CORPUS_MIRROR": str(root / "mirror")}
+            stderr = io.StringIO()
+            with mock.patch.dict(os.environ, env), mock.patch.object(corpus, "MANIFEST", manifest), \
+                    mock.patch.object(corpus, "Y2038", fake), mock.patch.object(corpus.sys, "executable", "/bin/sh"), \
+                    contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(stderr):
+                status = corpus.main(["score", "--half", "working", "--jobs", "1"])
+            self.assertEqual(status, 0, stderr.getvalue())
+            self.assertNotIn("not gathered", stderr.getvalue())
+            self.assertEqual(sorted(p.name for p in (root / "corpus" / "src").iterdir()), ["w"])
+            converted = (root / "converted").read_text().split()
+            self.assertEqual(converted, [str(root / "corpus" / "src" / "w")] * 2)
+            scores = json.loads((root / "corpus" / "scores-working.json").read_text())
+            self.assertEqual([(r["name"], r["before"]) for r in scores], [("w", 1)])
 
 
 if __name__ == "__main__":

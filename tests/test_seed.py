@@ -3,10 +3,13 @@
 of Linux commit 24e4a8c3e886 (../shared/seed-24e4a8c3e886, reference data
 kept out of the project) exits 0 and removes at least 97% of the lines the
 commit removed, the comments about the non-scalar ktime_t and
-KTIME_SEC_MAX's 32-bit branch among them, and writes 2 of the 7 lines it
-added; the rest are its move of KTIME_MAX with a new comment, blank lines
-(a reorganisation, not a conversion), and ktime_get()'s one-call
-ktime_set(), which is not provably the same on 32-bit machines and is left."""
+KTIME_SEC_MAX's 32-bit branch among them, and writes 3 of the 7 lines it
+added (the comment without "On 64-bit CPUs", KTIME_SEC_MAX's one
+definition, the blank line left where ktime_get()'s dropped comment stood
+between two statements); the rest are its move of KTIME_MAX with a new
+comment and a blank line (a reorganisation, not a conversion), and
+ktime_get()'s one-call ktime_set(), which is not provably the same on
+32-bit machines and is left."""
 import difflib
 import shutil
 import subprocess
@@ -71,13 +74,15 @@ class Seed(unittest.TestCase):
         print(f"\nseed: {found} of the commit's {wanted} removed lines ({100 * found / wanted:.1f}%), "
               f"{found_added} of its {wanted_added} added lines ({100 * found_added / wanted_added:.1f}%)")
         self.assertGreaterEqual(found / wanted, 0.97, "\n".join(missed))
-        # 2 of 7: the commit's ktime_get() rewrite, ktime_add_ns(ktime_set(secs, 0), nsecs) ->
+        # 3 of 7 (the issue asks 40%): the commit's ktime_get() rewrite,
+        # ktime_add_ns(ktime_set(secs, 0), nsecs) ->
         # ktime_set(secs, nsecs), is not made: nsecs is an s64 that ktime_set() truncates to an
         # unsigned long on 32-bit machines, so the two are not provably the same (3.17 made it by
         # hand, knowing nsecs stays below 2 s); the rest of its added lines are layout and comments
-        self.assertGreaterEqual(found_added, 2)
+        self.assertGreaterEqual(found_added / wanted_added, 0.40)
         timekeeping = (tmp / "out" / "kernel/time/timekeeping.c").read_text()
-        self.assertIn("return ktime_add_ns(ktime_set(secs, 0), nsecs);", timekeeping)
+        self.assertIn("} while (read_seqcount_retry(&timekeeper_seq, seq));\n\n"
+                      "\treturn ktime_add_ns(ktime_set(secs, 0), nsecs);", timekeeping)
         ktime_h = (tmp / "out" / "include/linux/ktime.h").read_text()
         self.assertNotIn("CONFIG_KTIME_SCALAR", ktime_h)
         self.assertNotIn("On 32-bit CPUs", ktime_h)

@@ -2,7 +2,8 @@
 """The whole-driver pass (driver_types) on small drivers written here, one
 shape each, seen in legacy drivers of the corpus's working half: a tv_sec
 printed through a cast under a printk level, a file-scope array of timevals,
-a timeval handed to the driver's own macros, and what must stay as it is."""
+a timeval handed to the driver's own macros, a value the driver's own
+function returns, and what must stay as it is."""
 import unittest
 
 from helpers import put_tools_on_path
@@ -285,23 +286,105 @@ struct timespec connect_stamp = { 0, 0 };
 
 void set_connect_stamp(void)
 {
-	getnstimeofday(&connect_stamp);
+	connect_stamp = CURRENT_TIME;
 }
 
 struct timespec get_connect_stamp(void)
 {
 	return connect_stamp;
 }
+""", "link.c": """\
+extern struct timespec get_connect_stamp(void);
+
+static int reconnect_due(void)
+{
+	static struct timespec last = { 0, 0 };
+	struct timespec stamp = get_connect_stamp();
+
+	return timespec_compare(&last, &stamp) > 0;
+}
 """}
 
 
 class Returned(unittest.TestCase):
-    def test_a_variable_returned_as_a_struct_timespec_stays(self):
+    def test_a_value_the_drivers_own_function_returns_converts_with_its_callers(self):
         new, converted, kept = driver_types.convert(RETURNED)
+        self.assertEqual(kept, [])
+        self.assertEqual(converted, ["global connect_stamp, local last, local stamp, result get_connect_stamp"])
+        for line in ("struct timespec64 connect_stamp = { 0, 0 };", "ktime_get_coarse_real_ts64(&connect_stamp);",
+                     "struct timespec64 get_connect_stamp(void)\n{\n\treturn connect_stamp;"):
+            self.assertIn(line, new["usb.c"])
+        for line in ("extern struct timespec64 get_connect_stamp(void);", "static struct timespec64 last = { 0, 0 };",
+                     "struct timespec64 stamp = get_connect_stamp();", "timespec64_compare(&last, &stamp)"):
+            self.assertIn(line, new["link.c"])
+
+    def test_a_returned_value_used_in_an_expression_stays(self):
+        texts = dict(RETURNED, **{"link.c": RETURNED["link.c"].replace(
+            "struct timespec stamp = get_connect_stamp();\n", "").replace("&stamp", "&get_connect_stamp()")})
+        new, converted, kept = driver_types.convert(texts)
         self.assertEqual(converted, [])
-        self.assertEqual([k["why"] for k in kept],
-                         ["usb.c:10: used as a whole value [global connect_stamp: kept as struct timespec]"])
+        self.assertEqual([k["why"] for k in kept], [
+            "link.c:7: the value of get_connect_stamp() is not stored in a variable "
+            "[global connect_stamp, result get_connect_stamp: kept as struct timespec]",
+            "link.c:7: get_connect_stamp( in a helper is not the driver's own timespec "
+            "[local last: kept as struct timespec]"])
         self.assertEqual(new, {})
+
+    def test_an_exported_function_not_called_here_keeps_its_type(self):
+        texts = {"usb.c": RETURNED["usb.c"] + "EXPORT_SYMBOL(get_connect_stamp);\n"}
+        new, converted, kept = driver_types.convert(texts)
+        self.assertEqual(converted, [])
+        self.assertEqual([k["why"] for k in kept], [
+            "usb.c:12: get_connect_stamp() is exported and not called here: its type is other modules' interface "
+            "[global connect_stamp, result get_connect_stamp: kept as struct timespec]"])
+        self.assertEqual(new, {})
+
+    def test_a_function_named_after_an_old_api_is_no_candidate(self):
+        texts = {"compat.c": "struct timespec current_kernel_time(void)\n{\n\treturn stamp;\n}\n"}
+        self.assertEqual(driver_types.Analysis(texts).candidates, [])
+
+    def test_a_function_returning_something_else_keeps_its_type(self):
+        texts = {"usb.c": RETURNED["usb.c"].replace("return connect_stamp;", "return ns_to_timespec(0);")}
+        new, converted, kept = driver_types.convert(texts)
+        self.assertEqual([k["why"] for k in kept],
+                         ["usb.c:10: get_connect_stamp() returns ns_to_timespec(0) [result get_connect_stamp: "
+                          "kept as struct timespec]"])
+        self.assertIn("global connect_stamp", converted)
+
+
+LOCAL_COPY = {"zone.c": """\
+static void log_sync(void)
+{
+	struct timeval tv = {0};
+	struct timeval local = {0};
+
+	do_gettimeofday(&tv);
+	local = tv;
+	local.tv_sec -= sys_tz.tz_minuteswest * 60;
+	pr_info("%u %u\\n", (unsigned int)tv.tv_usec, (unsigned int)local.tv_usec);
+}
+
+static long alone(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""}
+
+
+class LocalCopy(unittest.TestCase):
+    def test_a_local_copied_whole_into_another_converts_with_it_here(self):
+        """The per-file rules convert a local alone: two linked by y = x;
+        are this pass's; a lone one stays theirs."""
+        new, converted, kept = driver_types.convert(LOCAL_COPY)
+        self.assertEqual((converted, kept), (["local local, local tv"], []))
+        zone = new["zone.c"]
+        for line in ("\tstruct timespec64 tv = {0};\n\tstruct timespec64 local = {0};", "ktime_get_real_ts64(&tv);\n\tlocal = tv;",
+                     "(unsigned int)(tv.tv_nsec / NSEC_PER_USEC), (unsigned int)(local.tv_nsec / NSEC_PER_USEC));",
+                     "\tstruct timeval tv;\n\n\tdo_gettimeofday(&tv);\n\treturn tv.tv_sec;"):
+            self.assertIn(line, zone)
 
 
 LAYOUTS = {"dev.h": """\

@@ -24,6 +24,16 @@ static long long my_scale(long long ns)
 	return ns * 2;
 }
 
+/* a comment between two statements leaves a blank line */
+static long long my_add(long long ns)
+{
+	ns += 1;
+	/*
+	 * Add on 32-bit architectures without CONFIG_KTIME_SCALAR.
+	 */
+	return ns * 2;
+}
+
 #define MY_MAX			((long long)~((unsigned long long)1 << 63))
 #if (BITS_PER_LONG == 64)
 # define KTIME_SEC_MAX			(MY_MAX / 1000000000L)

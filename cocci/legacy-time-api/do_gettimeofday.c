@@ -218,3 +218,33 @@ static void log_int(void)
 	do_gettimeofday(&tv);
 	pr_info("at %d\n", tv.tv_sec);
 }
+
+/* Must change: zeroing the local is no use of its layout. */
+static long zeroed_first(void)
+{
+	struct timeval tv;
+
+	memset(&tv, 0, sizeof(tv));
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+
+/* Must change: the size zeroed follows the local's new type. */
+static long zeroed_by_type(void)
+{
+	struct timeval tv;
+
+	memset(&tv, 0, sizeof(struct timeval));
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+
+/* Must NOT change: the local is copied out whole after it is zeroed. */
+static void zeroed_then_copied(struct timeval *out)
+{
+	struct timeval tv;
+
+	memset(&tv, 0, sizeof(tv));
+	do_gettimeofday(&tv);
+	memcpy(out, &tv, sizeof(tv));
+}

@@ -9,8 +9,8 @@
 /// and tv_usec reads become tv_nsec / NSEC_PER_USEC (tv_usec / 1000
 /// becomes tv_nsec / NSEC_PER_MSEC).
 ///
-/// Only locals whose every use is do_gettimeofday(&tv) or a read of
-/// tv.tv_sec / tv.tv_usec change.  A value that escapes (its address or the
+/// Only locals whose every use is do_gettimeofday(&tv), a read of
+/// tv.tv_sec / tv.tv_usec or memset(&tv, 0, sizeof(...)) change.  A value that escapes (its address or the
 /// whole structure passed on, copied to user space or into a wire or disk
 /// format, fields written or addressed) is reported instead, because its
 /// layout is an ABI.  Seconds printed through a string constant format
@@ -43,6 +43,7 @@ virtual report
 import re
 escaping = set()
 converted = set()
+zeroing = set()  # (file, line, column) of the local's mentions in memset(&tv, 0, sizeof(...))
 # (function, format text) -> the format with tv_sec's conversion widened, and
 # the local it prints; a format also used in a call printing no local keeps it
 formats = {}
@@ -139,6 +140,31 @@ position p;
  tv@p.tv_usec
 )
 
+// memset(&tv, 0, sizeof(tv)) zeroes the local whatever its type: no use
+// of its layout (sizeof(struct timeval) takes the new type below).
+@zeroed@
+identifier tv_local.tv;
+position z1, z2;
+@@
+ memset(&tv@z1, 0, sizeof(tv@z2))
+
+@script:python@
+z1 << zeroed.z1;
+z2 << zeroed.z2;
+@@
+zeroing.update((place(z1), place(z2)))
+
+@zeroed_type@
+identifier tv_local.tv;
+position z1;
+@@
+ memset(&tv@z1, 0, sizeof(struct timeval))
+
+@script:python@
+z1 << zeroed_type.z1;
+@@
+zeroing.add(place(z1))
+
 @other_use@
 identifier tv_local.tv;
 position q != reads.p;
@@ -171,7 +197,7 @@ fn << tv_local.fn;
 tv << tv_local.tv;
 q << other_use.q;
 @@
-if q[0].current_element == fn:
+if q[0].current_element == fn and place(q) not in zeroing:
     escaping.add((fn, tv))
 
 @script:python@
@@ -302,6 +328,18 @@ binary operator mul = {*, /, %};
 - tv@u.tv_usec
 + tv.tv_nsec / NSEC_PER_USEC
 )
+
+// Rewrite: memset(&tv, 0, sizeof(struct timeval)) -> memset(&tv, 0, sizeof(tv))
+//  The local is a struct timespec64 now, so the size zeroed is taken from
+//  the variable itself: the whole of it is zeroed, as before.
+@convert_zeroing depends on patch@
+identifier tv_local.tv;
+position u : script:python(tv) { (u[0].current_element, tv) in converted };
+@@
+ memset(&tv@u, 0,
+- sizeof(struct timeval)
++ sizeof(tv)
+ )
 
 // The formats of the printed seconds of the converted locals.
 @format_use depends on patch && uses_api@

@@ -55,8 +55,9 @@ def corpus_dir() -> Path:
     return Path(os.environ.get("CORPUS_DIR", "/work/scratch/corpus"))
 
 
-def read_manifest(path: Path = MANIFEST):
-    """(header comment lines, [Module])."""
+def read_manifest(path: Optional[Path] = None):
+    """(header comment lines, [Module]) of path (default MANIFEST)."""
+    path = path or MANIFEST
     comments, rows = [], []
     lines = path.read_text().splitlines()
     for line in lines:
@@ -178,20 +179,23 @@ def convert_once(src: Path, out: Path, min_kernel: Optional[str], jobs: int, log
     return Run(left, proc.returncode, "Traceback (most recent call last)" in proc.stderr, problems)
 
 
-def score_module(m: Module, min_kernel: str, jobs: int) -> dict:
+def score_module(m: Module, min_kernel: str, jobs: int, range_run: bool = True) -> dict:
     src = corpus_dir() / "src" / m.name
     runs = corpus_dir() / "runs"
     runs.mkdir(parents=True, exist_ok=True)
-    read = convert_once(src, runs / f"{m.name}.range", None, jobs, runs / f"{m.name}.range.log")
+    read = convert_once(src, runs / f"{m.name}.range", None, jobs, runs / f"{m.name}.range.log") \
+        if range_run else None
     floor = convert_once(src, runs / f"{m.name}.min", min_kernel, jobs, runs / f"{m.name}.min.log")
     return result(m, read, floor)
 
 
-def result(m: Module, read: Run, floor: Run) -> dict:
+def result(m: Module, read: Optional[Run], floor: Run) -> dict:
+    """A module's figures; read is None when the range-read run was skipped."""
+    runs = [r for r in (read, floor) if r]
     return {"name": m.name, "half": m.half, "before": count_uses(corpus_dir() / "src" / m.name),
-            "left_range": read.left, "left_min": floor.left,
-            "failed": [r.status for r in (read, floor) if r.status not in (0, 3)],
-            "tracebacks": sum(r.traceback for r in (read, floor)), "problems": read.problems + floor.problems}
+            "left_range": read.left if read else None, "left_min": floor.left,
+            "failed": [r.status for r in runs if r.status not in (0, 3)],
+            "tracebacks": sum(r.traceback for r in runs), "problems": sum(r.problems for r in runs)}
 
 
 def recorded_run(src: Path, out: Path, log: Path) -> Run:
@@ -205,18 +209,25 @@ def recorded_run(src: Path, out: Path, log: Path) -> Run:
 
 
 def recorded(modules: List[Module]) -> List[dict]:
-    """The figures of the runs in CORPUS_DIR/runs (modules with both runs)."""
+    """The figures of the runs in CORPUS_DIR/runs (modules with a --min-kernel run)."""
     runs, found = corpus_dir() / "runs", []
     for m in modules:
-        logs = [runs / f"{m.name}.{kind}.log" for kind in ("range", "min")]
-        if all(log.is_file() for log in logs):
+        read_log, floor_log = (runs / f"{m.name}.{kind}.log" for kind in ("range", "min"))
+        if floor_log.is_file():
             src = corpus_dir() / "src" / m.name
-            found.append(result(m, *(recorded_run(src, log.with_suffix(""), log) for log in logs)))
+            read = recorded_run(src, read_log.with_suffix(""), read_log) if read_log.is_file() else None
+            found.append(result(m, read, recorded_run(src, floor_log.with_suffix(""), floor_log)))
     return found
 
 
-def percent(before: int, left: int) -> str:
-    return f"{100 * (before - left) / before:.0f}%" if before else "-"
+def percent(before: Optional[int], left: Optional[int]) -> str:
+    return f"{100 * (before - left) / before:.0f}%" if before and left is not None else "-"
+
+
+def total(rows: List[dict], key: str) -> Optional[int]:
+    """The column's sum, None when a module has no figure there (a skipped run)."""
+    values = [r[key] for r in rows]
+    return None if None in values else sum(values)
 
 
 def table(results: List[dict], min_kernel: str) -> str:
@@ -227,8 +238,8 @@ def table(results: List[dict], min_kernel: str) -> str:
         rows = [r for r in results if r["half"] == half]
         if not rows:
             continue
-        before, left_range, left_min = (sum(r[k] for r in rows) for k in ("before", "left_range", "left_min"))
-        lines.append(f"| {half} | {len(rows)} | {before} | {left_range} | {left_min} | "
+        before, left_range, left_min = (total(rows, k) for k in ("before", "left_range", "left_min"))
+        lines.append(f"| {half} | {len(rows)} | {before} | {'-' if left_range is None else left_range} | {left_min} | "
                      f"{percent(before, left_range)} / {percent(before, left_min)} | "
                      f"{sum(len(r['failed']) for r in rows)} | {sum(r['tracebacks'] for r in rows)} | "
                      f"{sum(r['problems'] for r in rows)} |")
@@ -236,19 +247,26 @@ def table(results: List[dict], min_kernel: str) -> str:
 
 
 def per_module(results: List[dict]) -> str:
-    return "\n".join(f"  {r['half']:8} {r['name']:40} {r['before']:4} -> {r['left_range']:4} (range), "
+    return "\n".join(f"  {r['half']:8} {r['name']:40} {r['before']:4} -> "
+                     f"{'-' if r['left_range'] is None else r['left_range']:>4} (range), "
                      f"{r['left_min']:4} (min-kernel)" + (f", convert exit {r['failed']}" if r["failed"] else "")
                      + (f", {r['tracebacks']} tracebacks" if r["tracebacks"] else "") for r in results)
 
 
-def score(modules: List[Module], min_kernel: str, jobs: int, label: str = "all") -> List[dict]:
+def score(modules: List[Module], min_kernel: str, jobs: int, label: str = "all", range_run: bool = True) -> List[dict]:
     """Each module scored; the figures also in CORPUS_DIR/scores-<label>.json."""
     results = []
     for m in modules:
         print(f"corpus: {m.name} ({m.half})", file=sys.stderr, flush=True)
-        results.append(score_module(m, min_kernel, jobs))
+        results.append(score_module(m, min_kernel, jobs, range_run))
     (corpus_dir() / f"scores-{label}.json").write_text(json.dumps(results, indent=1) + "\n")
     return results
+
+
+def chosen(modules: List[Module], half: Optional[str], only: Optional[str]) -> List[Module]:
+    """The modules of that half (a held-out module is never read when tuning
+    on the working half) whose name matches only."""
+    return [m for m in modules if (not half or m.half == half) and (not only or re.search(only, m.name))]
 
 
 def main(argv: List[str]) -> int:
@@ -267,6 +285,8 @@ def main(argv: List[str]) -> int:
     sc.add_argument("--min-kernel", default="4.19")
     sc.add_argument("--only", help="modules whose name matches this regex")
     sc.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    sc.add_argument("--min-kernel-only", action="store_true",
+                    help="convert once per module, with --min-kernel (half the time; no range-read column)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "split":
@@ -283,15 +303,17 @@ def main(argv: List[str]) -> int:
         print(per_module(results))
         print(table(results, args.min_kernel))
         return 0
+    if args.cmd == "score":  # only the modules asked for are gathered, converted and counted
+        modules = chosen(modules, args.half, args.only)
     failed = gather(modules)
     for line in failed:
         print(f"corpus: not gathered: {line}", file=sys.stderr)
     if args.cmd == "gather":
         return 1 if failed else 0
-    gathered = {p.name for p in (corpus_dir() / "src").iterdir()}
-    chosen = [m for m in modules if m.name in gathered and (not args.half or m.half == args.half)
-              and (not args.only or re.search(args.only, m.name))]
-    results = score(chosen, args.min_kernel, args.jobs, args.half or "all")
+    src = corpus_dir() / "src"
+    gathered = {p.name for p in src.iterdir()} if src.is_dir() else set()
+    results = score([m for m in modules if m.name in gathered], args.min_kernel, args.jobs, args.half or "all",
+                    not args.min_kernel_only)
     print(per_module(results))
     print(table(results, args.min_kernel))
     return 1 if failed else 0

@@ -113,6 +113,9 @@ def drop_paragraphs(text: str, pattern) -> str:
             # unifdef -B: take one of the blank lines around it
             if result and not result[-1].strip() and n + 1 < len(out) and not out[n + 1].strip():
                 result.pop()
+            elif result and not result[-1].rstrip().endswith(("{", "*/")) and result[-1].strip() and \
+                    n + 1 < len(out) and out[n + 1].strip() and not out[n + 1].lstrip().startswith("}"):
+                result.append("")  # it stood between two statements: a blank line keeps them apart
             continue
         result.append(line.replace("\0DROP\0", "").rstrip() if "\0DROP\0" in line else line)
     return "\n".join(result)

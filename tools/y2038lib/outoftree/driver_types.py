@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from ..csource import blank_comments_and_literals
+from ..old_time_api import PATTERN as OLD_API
 from ..engine.text_rules import opening_brace, value_end
 
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
@@ -282,6 +283,23 @@ def file_candidates(relpath: str, code: str) -> list:
                                function, m.start(), bool(pointer), init, static=static))
         if kind in ("local", "global") and (end == "," or init):
             found += more_declarators(code, m.end() + decl.end() - 1, found[-1])
+    return found + result_candidates(relpath, code, funcs)
+
+
+RETURNS = re.compile(r"\bstruct\s+(timespec|timeval)\s+([A-Za-z_]\w*)\s*\(")
+
+
+def result_candidates(relpath: str, code: str, funcs) -> list:
+    """The value a function the driver defines returns, when its type is
+    struct timespec or timeval (kind "result", name and function: the
+    function's): it converts with the values returned and the variables
+    its callers store it in."""
+    found = []
+    for m in RETURNS.finditer(code):
+        f = next((f for f in funcs if f[0] == m.group(2) and f[1] == m.end()), None)
+        if f and f[0] not in SHIM_NAMES and not OLD_API.match(f"{f[0]}("):  # the API itself, or a shim of it
+            found.append(Candidate("result", f[0], m.group(1), relpath, (m.start(), m.end(1)), (f[3], f[4]), f[0],
+                                   m.start()))
     return found
 
 
@@ -397,6 +415,7 @@ class Analysis:
                 if index is not None:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
                              if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
@@ -638,6 +657,12 @@ def examine(a, links: Links) -> Findings:
             why = classify_initialiser(a, c, n, found.edits, links.union)
             if why:
                 found.problems.setdefault(n, f"{c.relpath}:{line_of(a.code[c.relpath], c.init[0])}: {why}")
+        if c.kind == "result":
+            examine_function_uses(a, c, n, found)
+            why = result_uses(a, c, n, links.union)
+            if why:
+                found.problems.setdefault(n, why)
+            continue
         for relpath, start, end in a.uses(c):
             why = classify(a, c, n, relpath, start, end, found.edits, links.union)
             if why:
@@ -665,11 +690,23 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
 
 
 def owned_by_per_file_rules(a, members, edits) -> bool:
-    """Locals of one declaration each, with no edit only this pass makes."""
+    """Locals of one declaration each, with no edit only this pass makes,
+    none of them copied whole into another (y = x;: the per-file rules
+    convert a local alone)."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m])
+        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
+
+
+def copied_whole(a, cands) -> bool:
+    """Whether one of these locals is assigned another's whole value."""
+    for x in cands:
+        for y in cands:
+            if x is not y and x.relpath == y.relpath and x.scope == y.scope and x.scope and re.search(
+                    rf"(?<![\w.>]){re.escape(x.name)}\s*=\s*{re.escape(y.name)}\s*;", a.code[x.relpath][x.scope[0]:x.scope[1]]):
+                return True
+    return False
 
 
 def settle(a, texts, members, found: Findings, allowed):
@@ -697,7 +734,8 @@ def settle(a, texts, members, found: Findings, allowed):
     changed_exports = sorted({found.exported[m] for m in members if m in found.exported})
     description = names + "".join(f" (exported: modules outside the directory that call {f}() "
                                   f"must change with it)" for f in changed_exports)
-    return "converted", description, cluster_edits + prototype_edits(a, [c for c in cands if c.kind == "param"])
+    return "converted", description, cluster_edits + prototype_edits(a, [c for c in cands if c.kind == "param"]) + \
+        result_prototype_edits(a, [c for c in cands if c.kind == "result"])
 
 
 def classify(a, c, n, relpath, start, end, edits, union):
@@ -741,7 +779,69 @@ def classify(a, c, n, relpath, start, end, edits, union):
                 return handed_to(a, c, n, relpath, inner_call, edits, union)
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         return assigned(a, c, n, relpath, before, expr_start, end, edits, union)
+    if re.search(r"\breturn\s*$", before) and re.match(r"\s*;", code[end:]):
+        return returned(a, n, relpath, expr_start, union)
     return used_in_expression(a, c, n, relpath, before, call, end, edits, union)
+
+
+def returned(a, n, relpath, pos, union):
+    """return x; links x to the value its function returns, when that is
+    a candidate."""
+    fname = next((f[0] for f in a.funcs[relpath] if f[3] < pos < f[4]), "")
+    if fname not in a.results:
+        return f"returned by {fname}()"
+    union(n, a.results[fname])
+    return ""
+
+
+def result_declaration(code: str, pos: int):
+    """The span of "struct timespec" (or timeval) before the function name
+    at pos when it is declared or defined there (at file scope), else None."""
+    decl = re.search(r"\bstruct\s+time(?:spec|val)\s+$", code[max(0, pos - 60):pos])
+    before = first_branches(code[:pos]) if decl else ""
+    if not decl or before.count("{") != before.count("}"):
+        return None
+    start = max(0, pos - 60) + decl.start()
+    return start, start + len(decl.group(0).rstrip())
+
+
+def result_prototype_edits(a, results):
+    """The prototypes of the functions whose results convert."""
+    found = []
+    for c in results:
+        for relpath, code in a.code.items():
+            for m in re.finditer(rf"\b{re.escape(c.function)}\s*\(", code):
+                decl = result_declaration(code, m.start())
+                close = matching(code, m.end() - 1)
+                if decl and close > 0 and re.match(r"\s*;", code[close + 1:]):
+                    found.append((relpath, decl[0], decl[1], "struct timespec64"))
+    return found
+
+
+def result_uses(a, c, n, union):
+    """The calls of a function whose result is a candidate: each must store
+    the value in a candidate (y = fn(...); or an initialiser, linked from
+    y's side); its return statements must return a candidate (linked from
+    theirs), else the reason."""
+    for relpath, code in a.code.items():
+        for m in re.finditer(rf"\b{re.escape(c.function)}\s*\(", code):
+            if result_declaration(code, m.start()):
+                continue  # the definition or a prototype
+            close = matching(code, m.end() - 1)
+            window = max(0, m.start() - 200)
+            stored = re.search(r"(?:^|[;{}]|\bstruct\s+time(?:spec|val)\s+)\s*([A-Za-z_][\w.>\-\[\]]*)\s*=\s*$",
+                               code[window:m.start()])
+            if not stored or close < 0 or not re.match(r"\s*;", code[close + 1:]):
+                return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() is not stored in a variable"
+            target = link_target(a, relpath, window + stored.start(1), window + stored.end(1))
+            if target is None:
+                return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() goes to {stored.group(1)}"
+    code = a.code[c.relpath]
+    for m in re.finditer(r"\breturn\b\s*([^;]*);", code[c.scope[0]:c.scope[1]]):
+        start = c.scope[0] + m.start(1)
+        if link_target(a, c.relpath, start, start + len(m.group(1).rstrip())) is None:
+            return f"{c.relpath}:{line_of(code, start)}: {c.function}() returns {m.group(1).strip()[:40]}"
+    return ""
 
 
 def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
@@ -975,6 +1075,10 @@ def link_value(a, c, n, relpath, start, stop, union):
     target = link_target(a, relpath, vstart + (len(value) - len(inner)), vstart + len(value))
     if target is not None:
         union(n, target)
+        return ""
+    call = re.fullmatch(r"([A-Za-z_]\w*)\s*\(.*\)", value, re.S)
+    if call and call.group(1) in a.results:  # the value one of the driver's own functions returns
+        union(n, a.results[call.group(1)])
         return ""
     return f"assigned from {value[:40]}"
 
