@@ -107,6 +107,14 @@ class Routing(unittest.TestCase):
         self.assertEqual(self.route("block/blk-cgroup.c", blkio, block), KORG + "axboe/linux-block.git")
         self.assertEqual(self.route("block/blk-wbt.c", block), KORG + "axboe/linux-block.git")
 
+    def test_perf_kernel_side_goes_through_tip(self):  # the perf tools' trees take tools/ only
+        perf = section(f"PERFORMANCE EVENTS SUBSYSTEM\nM:\tPeter Zijlstra <peterz@infradead.org>\n"
+                       f"T:\tgit {KORG}tip/tip.git perf/core\nT:\tgit {KORG}perf/perf-tools.git perf-tools\n"
+                       f"T:\tgit {KORG}perf/perf-tools-next.git perf-tools-next")
+        self.assertEqual(self.route("kernel/events/core.c", perf), KORG + "tip/tip.git")
+        self.assertEqual(self.route("tools/perf/builtin-top.c", perf), KORG + "perf/perf-tools-next.git")
+        self.assertEqual(pr.subject_prefix("kernel/events/core.c"), "perf/core")
+
     def test_usb_has_one_tree(self):  # Felipe Balbi's tree no longer takes patches
         dwc2 = section(f"DESIGNWARE USB2 DRD IP DRIVER\nM:\tMinas Harutyunyan <hminas@synopsys.com>\n"
                        f"T:\tgit {KORG}balbi/usb.git")

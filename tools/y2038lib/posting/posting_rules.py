@@ -34,6 +34,7 @@ PREFIXES = [
     ("kernel/time/hrtimer", "hrtimer"),
     ("kernel/time/", "timers"),
     ("kernel/sched/", "sched/{drv}"),
+    ("kernel/events/", "perf/{drv}"),
     ("arch/x86/kvm/", "KVM: x86"),
     ("arch/x86/", "x86/{1}"),
     # KVM and RISC-V profiles
@@ -247,10 +248,19 @@ def canonical(url: str) -> str:
     return url
 
 
-def section_tree(section: dict) -> str:
+# A tree that takes one part of a section's files: PERFORMANCE EVENTS
+# SUBSYSTEM names tip (perf/core, the kernel side) and the perf tools' trees
+# (tools/perf/ and tools/lib/perf/ only).
+TOOLS_ONLY_TREES = re.compile(r"/perf/perf-tools(-next)?\.git$")
+
+
+def section_tree(section: dict, relpath: str = "") -> str:
     """A section's tree for cleanups: git before quilt, the -next (or
-    next-queue) tree before the fixes one."""
-    trees = sorted(section["T"], key=lambda t: (not t.startswith("git "), not re.search(r"next[^/]*$", t)))
+    next-queue) tree before the fixes one; a tools-only tree for tools/
+    files only."""
+    named = [t for t in section["T"]
+             if relpath.startswith("tools/") or not TOOLS_ONLY_TREES.search(canonical(t.split(None, 1)[1]))]
+    trees = sorted(named, key=lambda t: (not t.startswith("git "), not re.search(r"next[^/]*$", t)))
     return canonical(trees[0].split(None, 1)[1]) if trees else ""
 
 
@@ -273,10 +283,10 @@ def route(relpath: str, sections: list, person_trees: dict) -> tuple:
     if own:
         name = own[0]["name"]
         first = own[0]
-        tree, why = section_tree(first), f"T: of {first['name']}"
+        tree, why = section_tree(first, relpath), f"T: of {first['name']}"
         for later in own[1:]:
             if not tree:
-                tree, why = section_tree(later), f"{first['name']} names no tree; T: of {later['name']}"
+                tree, why = section_tree(later, relpath), f"{first['name']} names no tree; T: of {later['name']}"
         if not tree and first["M"]:
             trees = person_trees.get(first["M"][0], {})
             git = sorted(((n, t) for t, n in trees.items() if t.startswith("git ")), key=lambda x: (-x[0], x[1]))
