@@ -18,6 +18,7 @@ import email.utils
 import json
 import re
 import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, List, Tuple, Type
@@ -44,6 +45,7 @@ def group_commits(matches: Matches, maint: Maintainers):
     with ThreadPoolExecutor(max_workers=4) as pool:
         info = dict(zip(all_files, pool.map(maint.lookup, all_files)))
     groups = []
+    previous = matches.baseline  # each campaign's commit is on the one before it
     for order, campaign in enumerate(matches.campaigns):
         by_subsystem: Dict[Tuple[str, str], List[str]] = {}  # and by subject prefix: one driver a patch
         for relpath in campaign.files:
@@ -67,10 +69,12 @@ def group_commits(matches: Matches, maint: Maintainers):
                 recipients = fixes.stable_recipients(maint, recipients)
             groups.append({"campaign": campaign.name, "campaign_order": order, "prefix": prefix,
                            "fix": fix,
-                           "campaign_commit": campaign.commit, "subsystem": subsystem,
+                           "campaign_commit": campaign.commit, "previous_commit": previous,
+                           "subsystem": subsystem,
                            "tree": info[files[0]]["tree"], "route": info[files[0]]["route"],
                            "files": sorted(files), "rules": rules, "recipients": recipients,
                            "sites": sum(r["sites"] for r in rules)})
+        previous = campaign.commit or previous
     # Fixes first, posted apart; per file, campaign order is kept: a file
     # has one subsystem and so one tree.
     groups.sort(key=lambda g: (not g["fix"], posting_rules.slug(g["tree"]), g["tree"], posting_rules.family(g["files"][0]),
@@ -162,9 +166,32 @@ def hold_cleanups(groups, version: str, in_mainline=lambda group: False) -> tupl
 def mainline_has(tree, group: dict) -> bool:
     """Whether the newest packaged tree still has the bug a fix group
     removes, in every file of it (fixes.mainline_has)."""
-    def text(commit, relpath):
-        return run_bytes(tree, ["git", "show", f"{commit}:{relpath}"]).decode(errors="replace")
-    return all(fixes.mainline_has(f, text(tree.baseline, f), text(group["campaign_commit"], f)) for f in group["files"])
+    def text(relpath):
+        return run_bytes(tree, ["git", "show", f"{tree.baseline}:{relpath}"]).decode(errors="replace")
+    return all(fixes.mainline_has(f, text(f), group_content(tree, group, f).decode(errors="replace"))
+               for f in group["files"])
+
+
+def group_content(tree, group: dict, relpath: str) -> bytes:
+    """A file as the group's patch leaves it.  A clean-up's posting chains
+    its campaigns' commits; a fix's starts from the baseline alone, so it
+    gets only its own campaign's changes (from the commit before it to its
+    own, merged onto the baseline), never a clean-up's in the same file."""
+    def show(commit):
+        return run_bytes(tree, ["git", "show", f"{commit}:{relpath}"])
+    if not group["fix"] or group["previous_commit"] == tree.baseline:
+        return show(group["campaign_commit"])
+    with tempfile.TemporaryDirectory(prefix="y2038-fix-") as scratch:
+        paths = []
+        for name, commit in (("baseline", tree.baseline), ("previous", group["previous_commit"]),
+                             ("fix", group["campaign_commit"])):
+            (Path(scratch) / name).write_bytes(show(commit))
+            paths.append(str(Path(scratch) / name))
+        proc = run(["git", "merge-file", "-p", *paths], check=False, binary=True)
+    if proc.returncode != 0:
+        raise Y2038Error(f"{relpath}: the fix's own changes do not merge onto the baseline apart from the "
+                         f"clean-ups before it (git merge-file: {proc.returncode} conflicts)")
+    return proc.stdout
 
 
 def checkpatch(tree, patch: Path, draft: bool) -> dict:
@@ -257,7 +284,7 @@ def commit_postings(tree, postings, signoff) -> None:
         for group in posting["groups"]:
             contents = {}
             for relpath in group["files"]:
-                contents[relpath] = run_bytes(tree, ["git", "show", f"{group['campaign_commit']}:{relpath}"])
+                contents[relpath] = group_content(tree, group, relpath)
                 before = run_bytes(tree, ["git", "show", f"{tree.baseline}:{relpath}"])
                 group.setdefault("diffs", {})[relpath] = (before, contents[relpath])  # for its message
                 group["rewrites"] = group.get("rewrites", 0) + rewrites(before, contents[relpath])
