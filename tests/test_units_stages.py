@@ -16,7 +16,8 @@ from y2038lib.verification import build
 
 # a patch rule of the catalogue: only its path and options reach the recorded spatch
 # (a rule with probes would run as a copy: tests/test_messages.py has those)
-RULE = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.patch_mode and not r.probed)
+RULE = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci")))
+            if r.patch_mode and not r.probed and not r.needs_types)  # spatch on batches of files, no probes
 
 
 def batch_spatch(cmd, how):
