@@ -96,6 +96,7 @@ OLD ?= 6.1
 NEW ?= 6.12
 compare:
 	$(Y2038) compare $(OLD) $(NEW)
+	$(Y2038) report --kver $(NEW)
 
 # docs/hazard-recall.md: what the hazards report flags of the 32-bit seconds 6.12 widened and 6.1 still holds
 hazard-recall:

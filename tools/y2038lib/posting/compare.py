@@ -223,7 +223,9 @@ def text(report: dict) -> str:
 
 
 def write_to_newer(new_dir: Path, report: dict) -> None:
-    """The comparison into the newer series' results.json, and so into its cover letters."""
+    """The comparison into the newer series' results.json, for its REVIEW.md
+    (the report stage; `make compare` runs it), its cover letters re-rendered
+    from the record (they no longer carry it)."""
     results = SeriesResults.read(new_dir, redoing="compare")
     results.compare = summary(report)
     results.write(new_dir)
