@@ -72,7 +72,8 @@ class ReviewPage:
     def test_markdown_summary_has_the_figures(self):
         md = (self.tmp / "series" / "REVIEW.md").read_text()
         patches = self.results["patches"]
-        self.assertIn(f"{len(patches)} patches in {len(self.results['postings'])} postings", md)
+        npatches, npostings = len(patches), len(self.results["postings"])
+        self.assertIn(f"{npatches} patch{'es' * (npatches != 1)} in {npostings} posting{'s' * (npostings != 1)}", md)
         self.assertIn(f"{self.expected_figures()[2]} patches verified", md)
         self.assertEqual(md.count("\n| "), len(patches) + 2 + len({p["subsystem"] for p in patches}))
 

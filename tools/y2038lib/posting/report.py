@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Dict
 
 from . import covers, posting_rules
+from .hazard_decisions import plural
 from ..records import CompareSummary, SeriesResults
 
 HTML_NAME, MARKDOWN_NAME = "review.html", "REVIEW.md"
@@ -309,7 +310,8 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
     verified = ("not run" if f["verified"] is None
                 else f"{f['verified']} of {f['patches']} patches verified")
     lines = [f"# y2038 series for Linux {results.version}", "",
-             f"{f['patches']} patches in {f['postings']} postings, {f['changes']} changes in {f['files']} files.",
+             f"{f['patches']} patch{'es' * (f['patches'] != 1)} in {plural(f['postings'], 'posting')}, "
+             f"{plural(f['changes'], 'changed line')} in {plural(f['files'], 'file')}.",
              f"Build: {verified}"
              + (f", {f['lines_compiled'][0]} of {f['lines_compiled'][1]} changed lines compiled." if f["lines_compiled"] else "."),
              "Boot: " + (", ".join(f"{a} {v.upper()}" for a, v in f["boot"].items()) or "not run") + ".",
