@@ -220,8 +220,11 @@ class PackagedSeries(MixinBase):
             text = patch.read_text()
             self.assertRegex(text, r"(?m)^Subject: \[DRAFT PATCH", patch)
             self.assertNotIn("Signed-off-by:", text, patch)
-        netdev = [p for p in json.loads((self.first / "results.json").read_text())["postings"]
-                  if "/netdev/net-next" in p["tree"]]
+        postings = json.loads((self.first / "results.json").read_text())["postings"]
+        netdev = [p for p in postings if "/netdev/net-next" in p["tree"] and not p.get("fix")]
+        for posting in (p for p in postings if "/netdev/" in p["tree"] and p.get("fix")):
+            for name in posting["patches"]:  # maintainer-netdev.rst: fixes go to net
+                self.assertRegex((self.first / name).read_text(), r"(?m)^Subject: \[DRAFT PATCH net \d")
         for posting in netdev:
             self.assertLessEqual(len(posting["patches"]), 15)
             for name in posting["patches"]:
