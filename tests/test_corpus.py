@@ -76,16 +76,22 @@ exit 3
 """
 
 
+def planted_corpus(root: Path, names) -> Path:
+    """The fake convert and one module source per name under root; the fake's path."""
+    fake = root / "y2038"
+    fake.write_text(FAKE_CONVERT)
+    fake.chmod(0o755)
+    for name in names:
+        (root / "src" / name).mkdir(parents=True)
+        (root / "src" / name / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+    return fake
+
+
 class Score(unittest.TestCase):
     def test_failures_counted_never_fatal(self):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            fake = root / "y2038"
-            fake.write_text(FAKE_CONVERT)
-            fake.chmod(0o755)
-            for name in ("good", "crash"):
-                (root / "src" / name).mkdir(parents=True)
-                (root / "src" / name / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+            fake = planted_corpus(root, ("good", "crash"))
             modules = [corpus.Module("good", "out-of-tree", "o/g", "c", "", "working"),
                        corpus.Module("crash", "out-of-tree", "o/c", "c", "", "working")]
             with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
@@ -103,11 +109,7 @@ class Score(unittest.TestCase):
     def test_min_kernel_only_converts_once(self):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            fake = root / "y2038"
-            fake.write_text(FAKE_CONVERT)
-            fake.chmod(0o755)
-            (root / "src" / "good").mkdir(parents=True)
-            (root / "src" / "good" / "x.c").write_text("struct timeval tv;\ndo_gettimeofday(&tv);\n")
+            fake = planted_corpus(root, ("good",))
             modules = [corpus.Module("good", "out-of-tree", "o/g", "c", "", "working")]
             with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp}), mock.patch.object(corpus, "Y2038", fake), \
                     mock.patch.object(corpus.sys, "executable", "/bin/sh"):
