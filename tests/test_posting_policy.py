@@ -86,7 +86,9 @@ class CleanupPolicy(unittest.TestCase):
         after = before.replace("NSEC_PER_MSEC * timer", "(s64)timer * NSEC_PER_MSEC")
         newer = {"still": before.replace("cpuctx", "cpc"), "fixed": after.replace("cpuctx", "cpc"),
                  "gone": "static int\nother(void)\n{\n\treturn NSEC_PER_MSEC * timer;\n}\n"}
-        for case, expected in (("still", True), ("fixed", False), ("gone", False)):
+        # fixed upstream, though the faulty text is still elsewhere in the function (a comment)
+        newer["fixed, text left"] = newer["fixed"].replace("\treturn 0;", "\t/* NSEC_PER_MSEC * timer */\n\treturn 0;")
+        for case, expected in (("still", True), ("fixed", False), ("fixed, text left", False), ("gone", False)):
             with mock.patch.object(series.fixes, "newer_file", return_value=newer[case]):
                 self.assertEqual(series.fixes.mainline_has("f.c", before, after), expected, case)
         with mock.patch.object(series.fixes, "newer_file", return_value=None):
