@@ -324,3 +324,38 @@ class Catalogue(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EveryRulesShownPatch(unittest.TestCase):
+    """The semantic patch a message shows runs as printed: for every rule
+    with a Coccinelle triple, the shown patch of all its transforming
+    sub-rules (Python constraints and the state they read included)
+    changes the triple's input as the whole rule does."""
+
+    def test_it_changes_each_triple_as_the_rule_does(self):
+        checked = 0
+        for path in sorted(rules.COCCI_DIR.glob("*/*.cocci")):
+            rule = rules.parse_rule(path)
+            changing = smpl.transforming(rule.sub_rules)
+            triple = path.with_suffix(".c")
+            if not changing or not triple.exists():
+                continue
+            with self.subTest(rule=path.name), tempfile.TemporaryDirectory() as scratch:
+                shown = Path(scratch) / "shown.cocci"
+                shown.write_text(smpl.semantic_patch(rule.sub_rules, changing))
+                before = triple.read_bytes()
+                self.assertEqual(spatch_plain(SimpleNamespace(path=shown, options=rule.options), before, mode=()),
+                                 spatch_plain(rule, before))
+                self.assertEqual(long_smpl_lines(shown.read_text()), [],
+                                 "checkpatch wants commit message lines of at most 75 characters")
+                checked += 1
+        self.assertGreater(checked, 10)
+
+
+def long_smpl_lines(text: str) -> list:
+    """Lines over 75 characters other than those SmPL reads as one: Python
+    code, a regular expression or Python constraint, a disjunction."""
+    python = re.findall(r"^@(?:initialize|script):python[^@]*@\n(?:.*\n)*?@@\n((?s:.*?))(?=^@)", text + "\n@", re.M)
+    one_piece = set("\n".join(python).splitlines())
+    return [line for line in text.splitlines() if len(line) > 75 and line not in one_piece
+            and not re.search(r"[=!]~ \"|script:python|\\\(", line)]

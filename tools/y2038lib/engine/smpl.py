@@ -13,14 +13,19 @@ Its probe is an `@script:python depends on <name>@` rule appended to the
 file: spatch runs it once per file in which <name> matched, and it prints
 PROBE_MARKER and the name right after spatch's "HANDLING: <file>" line.
 """
+import ast
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 PROBE_MARKER = "Y2038-FIRED:"
 MODES = {"patch", "context", "org", "report"}  # the virtual rules of the kernel's .cocci files
+# what may follow a rule's dependency in its @...@ line
+QUALIFIER = re.compile(r"(?:^|\s)(exists|forall|disable|using|expression|strict|extends)\b")
 HEADER = re.compile(r"^@(?!@)[^@]*@\s*$|^@@\s*$")
 POSITION_DECL = re.compile(r"^(\s*)position\s+(.*?);\s*$")
+# a metavariable's Python constraint or fresh identifier: `script:python(...) { code }`
+PYTHON_CODE = re.compile(r"script:python\s*\([^)]*\)\s*\{(.*?)\}\s*;", re.S)
 
 
 @dataclass
@@ -40,10 +45,15 @@ class SubRule:
         return self.kind == "smpl" and any(l.startswith(("-", "+")) for l in self.body)
 
     @property
+    def reports_only(self) -> bool:
+        """Only the context, org or report modes run it."""
+        words = set(re.findall(r"\w+", self.depends))
+        return bool(words & (MODES - {"patch"})) and "patch" not in words
+
+    @property
     def reporting(self) -> bool:
         """A script rule, or one that only the context, org or report modes run."""
-        words = set(re.findall(r"\w+", self.depends))
-        return self.kind != "smpl" or (bool(words & (MODES - {"patch"})) and "patch" not in words)
+        return self.kind != "smpl" or self.reports_only
 
     def references(self, names) -> set:
         """The rules among names this one inherits from or depends on."""
@@ -63,7 +73,14 @@ def parse_header(line: str):
         name, _, inner = inner.partition(" ")
         inner = inner.strip()
     depends = re.match(r"depends\s+on\s+(.*)", inner, re.S)
-    return kind, name, depends.group(1).strip() if depends else ""
+    return kind, name, depends.group(1).strip() if depends else inner
+
+
+def split_depends(text: str):
+    """(dependency, qualifiers) of what follows a rule's name: the
+    qualifiers (exists, forall, disable ..., ...) come after the dependency."""
+    m = QUALIFIER.search(text)
+    return (text[:m.start()].strip(), text[m.start():].strip()) if m else (text.strip(), "")
 
 
 def parse(text: str) -> List[SubRule]:
@@ -151,7 +168,7 @@ def transforming(rules: List[SubRule], names=None) -> List[SubRule]:
 def needed(rules: List[SubRule], wanted: List[SubRule]) -> List[SubRule]:
     """wanted and every rule they inherit from or depend on, reporting
     rules aside, in file order."""
-    by_name = {r.name: r for r in rules if r.name and not r.reporting}
+    by_name = {r.name: r for r in rules if r.name and not r.reports_only and r.kind in ("smpl", "script:python")}
     keep = {id(r) for r in wanted}
     todo = [name for r in wanted for name in r.references(by_name)]
     while todo:
@@ -166,19 +183,85 @@ def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
     """The semantic patch of the rules wanted as a commit message shows it:
     with the rules they need, without the virtual modes, comments, or
     position metavariables no shown rule constrains or inherits."""
-    shown = needed(rules, wanted)
+    shown, python = with_python(rules, needed(rules, wanted))
     inherited = {m for r in shown for m in re.findall(r"\b(\w+\.\w+)", " ".join(r.metavars))}
     parts = []
     for rule in shown:
         dropped: Dict[str, bool] = {}
-        metavars = [kept for line in rule.metavars
-                    if (kept := trimmed_positions(line, rule.name, inherited, dropped)) is not None]
+        metavars = [kept for line in rule.metavars if not line.lstrip().startswith("//")
+                    and (kept := trimmed_positions(line, rule.name, inherited, dropped)) is not None]
         body = [line for line in rule.body if not line.lstrip().startswith("//")]
         for position in dropped:
             body = [re.sub(rf"@{position}\b", "", line) for line in body]
         metavars = [wrapped for line in declarations(metavars) for wrapped in wrap_declaration(line)]
         parts.append("\n".join([rule_header(rule), *metavars, "@@", *body]))
+    if python is not None:
+        parts.insert(0, f"@initialize:python@\n@@\n{python}".rstrip())
     return "\n\n".join(parts)
+
+
+def with_python(rules: List[SubRule], shown: List[SubRule]):
+    """(shown, code): shown with what its Python constraints need to run as
+    printed (the script rules that fill the state the constraints read, and
+    the rules those inherit from) and the @initialize:python@ code they
+    call, trimmed to it ("" when they call nothing there, None when the
+    shown rules run no Python)."""
+    init = next((r for r in rules if r.kind == "initialize:python"), None)
+    codes = [code for r in shown for code in PYTHON_CODE.findall("\n".join(r.metavars))]
+    if not codes and not any(r.kind == "script:python" for r in shown):
+        return shown, None
+    called = set().union(*map(python_names, codes),
+                         *(python_names("\n".join(r.body)) for r in shown if r.kind == "script:python"))
+    # spatch starts Python only for a file with a script rule: a constraint alone fails without one
+    source = "\n".join(init.body) if init else ""
+    scripts = [r for r in rules if r.kind == "script:python" and not r.reports_only]
+    while True:  # a filler's own rules may read state more fillers fill
+        state = python_closure(source, called)
+        fillers = [r for r in scripts if r not in shown and python_names("\n".join(r.body)) & state]
+        if not fillers:
+            return shown, python_source(source, state)
+        shown = needed(rules, [*shown, *fillers])
+        shown += [f for f in fillers if f not in shown]
+        shown.sort(key=rules.index)
+        called |= set().union(*(python_names("\n".join(r.body)) for r in shown if r.kind == "script:python"),
+                              *(python_names(c) for r in shown for c in PYTHON_CODE.findall("\n".join(r.metavars))))
+
+
+def python_names(code: str) -> set:
+    """The names a piece of Python code reads or calls."""
+    return {n.id for n in ast.walk(ast.parse(code.strip() or "None")) if isinstance(n, ast.Name)}
+
+
+def python_defines(stmt: ast.stmt) -> set:
+    """The top-level names a statement of a module binds."""
+    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def python_closure(source: str, names: set) -> set:
+    """names and every top-level name of source they need, transitively."""
+    statements = ast.parse(source).body
+    wanted, todo = set(), set(names)
+    while todo:
+        name = todo.pop()
+        wanted.add(name)
+        for stmt in statements:
+            if name in python_defines(stmt):
+                todo |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)} - wanted
+    return wanted
+
+
+def python_source(source: str, wanted: set) -> str:
+    """The statements of source that bind a wanted name, in order."""
+    kept = []
+    for stmt in ast.parse(source).body:
+        if python_defines(stmt) & wanted:
+            text = ast.get_source_segment(source, stmt) or ""
+            kept.append(("\n" if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else "") + text)
+    return "\n".join(kept).strip("\n")
 
 
 def declarations(lines: List[str]) -> List[str]:
@@ -200,17 +283,28 @@ def wrap_declaration(line: str, width: int = 75) -> List[str]:
     if len(line) <= width:
         return [line]
     lines = [""]
-    for piece in re.split(r"(?<=,) ", line):
+    for piece in declaration_pieces(line):
         if lines[-1] and len(lines[-1]) + 1 + len(piece) > width:
             lines.append("  ")
         lines[-1] += (" " if lines[-1].strip() else "") + piece
     return lines
 
 
+def declaration_pieces(line: str) -> List[str]:
+    """A declaration cut after its commas, never in a Python constraint
+    (spatch runs the code of one cut there as broken Python)."""
+    code = [m.span() for m in PYTHON_CODE.finditer(line)]
+    cuts = [m.end() for m in re.finditer(r", ", line)
+            if not any(start <= m.start() < end for start, end in code)]
+    return [line[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(line)])]
+
+
 def rule_header(rule: SubRule) -> str:
     """The @...@ line without the patch mode in its dependency."""
-    depends = re.sub(r"^\s*patch\s*(&&\s*)?|\s*&&\s*patch\b", "", rule.depends).strip()
-    words = [rule.name or ""] + ([f"depends on {depends}"] if depends else [])
+    depends, qualifiers = split_depends(rule.depends)
+    depends = re.sub(r"^\s*patch\s*(&&\s*)?|\s*&&\s*patch\b", "", depends).strip()
+    words = [rule.kind if rule.kind != "smpl" else "", rule.name or "",
+             f"depends on {depends}" if depends else "", qualifiers]
     return "@" + " ".join(w for w in words if w) + "@"
 
 

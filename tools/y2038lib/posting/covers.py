@@ -28,6 +28,7 @@ WARNING_REASONS = {
     "LONG_LINE": "the changed line keeps the layout of the original code",
     "LONG_LINE_STRING": "the string is unchanged from the original code",
     "CAMELCASE": "the identifier is unchanged from the original code",
+    "COMMIT_LOG_LONG_LINE": "the semantic patch has a line Coccinelle reads whole (Python code, a regular expression)",
 }
 
 KINDS = {  # a campaign's Kind: -> what its cover letter says the change is
