@@ -67,9 +67,11 @@ class SubjectPrefixes(unittest.TestCase):
 
     def test_subject_forms(self):
         self.assertEqual(pr.subject("Input: adp5588-keys -", "use x", ""), "Input: adp5588-keys - use x")
-        self.assertEqual(pr.subject("hwmon: (bt1-pvt)", "use x", ""), "hwmon: (bt1-pvt) use x")
+        self.assertEqual(pr.subject("hwmon: (bt1-pvt)", "use x", ""), "hwmon: (bt1-pvt) Use x")
         self.assertEqual(pr.subject("timers", "use x", TIP), "timers: Use x")  # tip: upper-case first word
         self.assertEqual(pr.subject("KVM: x86", "use x", ""), "KVM: x86: Use x")  # so is KVM's
+        self.assertEqual(pr.subject("scsi: lpfc", "use x", ""), "scsi: lpfc: Use x")  # as SCSI's log has it
+        self.assertEqual(pr.subject("net: stmmac", "use x", ""), "net: stmmac: use x")
         self.assertEqual(pr.subject("net: tg3", "use x", NET_NEXT), "net: tg3: use x")
 
 

@@ -109,7 +109,7 @@ def intro(results: SeriesResults, posting: Posting, patches) -> list:
     lines += ["", "Changes per patch:"]
     for p in patches:
         lines.append(f"  {p.rewrites:3d}  {p.prefix}  ({p.campaign})")
-    nfiles = sum(len(p.files) for p in patches)
+    nfiles = len({f for p in patches for f in p.files})
     lines.append(f"  {sum(p.rewrites for p in patches):3d}  in {nfiles} file{'s' if nfiles != 1 else ''}")
     return lines + [""] + checkpatch_lines(patches)
 

@@ -182,11 +182,19 @@ def subject_prefix(relpath: str) -> str:
     return path.parts[0]
 
 
+# Subsystems whose summaries start with an upper-case word: tip and KVM by their
+# profiles (maintainer-tip.rst, maintainer-kvm-x86.rst: "KVM: x86: Add ..."), the
+# others by their own logs ("scsi: lpfc: Fix ...", "s390/dasd: Fix ...",
+# "iommu/vt-d: Fix ...", "hwmon: (pmbus) Add ...", "drm/i915: Use ...",
+# "thermal: core: Fix ...", "PM: sleep: Fix ...", "cpufreq: Fix ...", "ubifs: Fix ...").
+UPPER_CASE_PREFIXES = ("KVM:", "RISC-V: KVM", "scsi:", "s390", "iommu", "hwmon:", "drm/i915", "thermal:", "PM:",
+                       "cpufreq:", "ubifs:")
+
+
 def subject(prefix: str, summary: str, tree: str) -> str:
     """'<prefix>: <summary>' in the tree's form: Input's 'Input: drv - x',
-    tip's and KVM's upper-case first word (maintainer-tip.rst,
-    maintainer-kvm-x86.rst: "KVM: x86: Add ...")."""
-    if tree_kind(tree) == "tip" or prefix.startswith(("KVM:", "RISC-V: KVM")):
+    an upper-case first word where the subsystem writes one."""
+    if tree_kind(tree) == "tip" or prefix.startswith(UPPER_CASE_PREFIXES):
         summary = summary[:1].upper() + summary[1:]
     return f"{prefix} {summary}" if prefix.endswith((" -", ")")) else f"{prefix}: {summary}"
 

@@ -285,7 +285,8 @@ def commit_postings(tree, postings, signoff) -> None:
             contents = {}
             for relpath in group["files"]:
                 contents[relpath] = group_content(tree, group, relpath)
-                before = run_bytes(tree, ["git", "show", f"{tree.baseline}:{relpath}"])
+                # against the patch before it in the posting: its message counts only its own changes
+                before = run_bytes(tree, ["git", "show", f"{parent}:{relpath}"])
                 group.setdefault("diffs", {})[relpath] = (before, contents[relpath])  # for its message
                 group["rewrites"] = group.get("rewrites", 0) + rewrites(before, contents[relpath])
                 if group["fix"]:
