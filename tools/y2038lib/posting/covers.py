@@ -33,7 +33,7 @@ WARNING_REASONS = {
 
 KINDS = {  # a campaign's Kind: -> what its cover letter says the change is
     "cleanup": "These are cleanups, not fixes: the code they touch is y2038-safe as it is.",
-    "fix": "These are fixes: each patch says what goes wrong, on which machines and from when.",
+    "fix": "These are fixes: each patch says what goes wrong and on which machines.",
     "port": "These move code off time APIs that later kernels removed.",
 }
 
@@ -269,10 +269,17 @@ def base_section(results: SeriesResults, posting: Posting) -> str:
     stable = re.search(r"\b(\d+\.\d+)\]?$", posting.mail_prefix or "")  # [PATCH 6.1]: a fix for a stable tree
     if stable:
         target, checkout = f"the stable tree's linux-{stable.group(1)}.y", f"linux-{stable.group(1)}.y"
-    return (wrap(f"Base: {made_from}, committed locally: the base-commit line below names that local commit, "
+    text = (wrap(f"Base: {made_from}, committed locally: the base-commit line below names that local commit, "
                  f"which no upstream tree has.  To post it, make this posting again on a git checkout of "
                  f"{target} (its HEAD is then the base):")
             + f"\n\n  make series KVER=/path/to/{checkout} SIGNOFF='Name <email>'")
+    if posting.fix and not stable and base["kind"] == "tarball" and len(release) > 2:
+        # stable-kernel-rules.rst: upstream first; a point release says nothing of mainline
+        text += "\n\n" + wrap("The fix was found on a stable point release and was not checked against mainline: "
+                               "remade on a mainline checkout it applies only where mainline still has the bug; "
+                               "where mainline fixed it since, ask the stable maintainers for a backport of that "
+                               "commit instead.")
+    return text
 
 
 def blurb(results: SeriesResults, posting: Posting) -> str:

@@ -255,9 +255,11 @@ def fixes_tags(tree, diffs: Dict[str, Tuple[bytes, bytes]]) -> List[str]:
 
 def trailers(version: str) -> List[str]:
     """Cc: stable for a fix made on a stable point release (6.1.192, and
-    the newest packaged 6.12.118 too): that stable series has the bug."""
+    the newest packaged 6.12.118 too): that stable series has the bug.
+    Without a version: "# 6.12" would claim the bug began there, and only
+    the introducing commit (a Fixes: tag) tells which series have it."""
     point = version.split(".")[2:3]
-    return [f"Cc: stable@vger.kernel.org # {series_of(version)}"] if point and point[0].isdigit() and int(point[0]) else []
+    return ["Cc: stable@vger.kernel.org"] if point and point[0].isdigit() and int(point[0]) else []
 
 
 def stable_recipients(maint, recipients: List[dict]) -> List[dict]:
