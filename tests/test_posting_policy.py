@@ -17,7 +17,7 @@ import helpers
 helpers.put_tools_on_path()
 from y2038lib.common import Y2038Error, work_dir
 from y2038lib.engine.rules import CAMPAIGN_ORDER
-from y2038lib.posting import covers, maintainers, posting_rules as pr, report, series
+from y2038lib.posting import covers, mainline_fixes, maintainers, posting_rules as pr, report, series
 from y2038lib.records import BootResult, HeldCleanup, Patch, Posting, SeriesResults
 from y2038lib.verification import boot
 
@@ -76,6 +76,33 @@ class CleanupPolicy(unittest.TestCase):
         posted, held = series.hold_cleanups([fix], "6.12.118", lambda g: True)  # the newest tree posts it
         self.assertEqual((len(posted), held), (1, []))
         self.assertEqual(len(series.hold_cleanups([fix], "6.1.192", lambda g: False)[0]), 1)
+
+    def test_a_fix_mainline_made_since_is_held_for_a_stable_backport(self):
+        """stmmac's get_ptptime(): mainline fixed it in 7b7491372f8e after
+        6.12 was cut; a fix of another function of the file is no such fix."""
+        path = "drivers/net/ethernet/stmicro/stmmac/stmmac_hwtstamp.c"
+        before = (b"static void get_ptptime(void __iomem *ptpaddr, u64 *ptp_time)\n{\n\tu64 ns;\n\n"
+                  b"\tns += readl(ptpaddr + PTP_ATSR) * NSEC_PER_SEC;\n}\n\nstatic void other(void)\n{\n"
+                  b"\tx = readl(a) * NSEC_PER_SEC;\n}\n")
+        in_ptptime = before.replace(b"\tns += readl", b"\tns += (u64)readl")
+        in_other = before.replace(b"\tx = readl", b"\tx = (u64)readl")
+        self.assertEqual(mainline_fixes.fixed_in_mainline({path: (before, in_ptptime)}).commit, "7b7491372f8e")
+        self.assertIsNone(mainline_fixes.fixed_in_mainline({path: (before, in_other)}))
+        self.assertIsNone(mainline_fixes.fixed_in_mainline({path: (before, in_ptptime.replace(
+            b"\tx = readl", b"\tx = (u64)readl"))}))  # and another function too: not all of it is upstream
+        fix = group(path, "y2038-fixes", KORG + "netdev/net.git")
+        for version in ("6.12.118", "6.1.192"):
+            posted, held = series.hold_cleanups([fix], version, lambda g: True,
+                                                lambda g: mainline_fixes.KNOWN[0])
+            self.assertEqual(posted, [])
+            self.assertEqual((held[0].section, held[0].fixed_by[:12]), ("Option 3", "7b7491372f8e"))
+        results = SeriesResults(version="6.12.118", baseline="0" * 40, draft=True, source="linux-source-6.12",
+                                campaigns=["y2038-fixes"], postings=[], patches=[], held=held)
+        with tempfile.TemporaryDirectory() as tmp:
+            markdown = flat(report.render_markdown(Path(tmp), results))
+        self.assertIn('Mainline has fixed this since: 7b7491372f8e ("net: stmmac: fix multiplication overflow when '
+                      'reading timestamp"), Linux 6.15;', markdown)
+        self.assertIn("Linux 6.12.118 still has the bug: ask the stable maintainers to backport that commit", markdown)
 
     def test_mainline_still_has_the_bug(self):
         """Same function, same faulty expression (the code around it may

@@ -263,6 +263,7 @@ class HeldCleanup(Record):
     document: str
     section: str
     says: str  # the section, quoted
+    fixed_by: Optional[str] = None  # a fix mainline has made since: its commit, cited (posting/mainline_fixes.py)
 
 
 @dataclass

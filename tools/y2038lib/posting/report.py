@@ -259,10 +259,13 @@ def held(results: SeriesResults) -> list:
     groups: Dict[tuple, list] = {}
     for h in results.held or []:
         stable = h.document == posting_rules.STABLE_TREE.document
-        groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says), []).append(h)
+        groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says, h.fixed_by), []).append(h)
     rows = []
-    for (tree, document, section, says), items in groups.items():
-        if not tree and says == posting_rules.UPSTREAM_FIRST.says:
+    for (tree, document, section, says, fixed_by), items in groups.items():
+        if fixed_by:
+            why = (f"Mainline has fixed this since: {fixed_by}. Linux {results.version} still has the bug: "
+                   f"ask the stable maintainers to backport that commit ({document}, \"{section}\": \"{says}\").")
+        elif not tree and says == posting_rules.UPSTREAM_FIRST.says:
             why = (f"Linux {results.version} is a stable series' tree, and {document} says: \"{says}\" "
                    f"Linux {posting_rules.NEWEST_PACKAGED} still has these lines: the fix goes upstream from "
                    f"its series (make run KVER={posting_rules.NEWEST_PACKAGED}), with Cc: stable.")

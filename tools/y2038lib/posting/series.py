@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, List, Tuple, Type
 
-from . import coccicheck_rule, covers, fixes, posting_rules
+from . import coccicheck_rule, covers, fixes, mainline_fixes, posting_rules
 from .covers import campaign_info
 from .messages import commit_message, rewrites
 from ..engine.apply import commit_contents
@@ -140,16 +140,20 @@ def person(recipient: dict) -> str:
     return " ".join(name.lower().split()) or (address or recipient["address"]).lower()
 
 
-def hold_cleanups(groups, version: str, in_mainline=lambda group: False) -> tuple:
+def hold_cleanups(groups, version: str, in_mainline=lambda group: False, fixed_since=lambda group: None) -> tuple:
     """(groups posted, HeldCleanup records): clean-ups for a tree that takes
     no standalone clean-ups (posting_rules.CLEANUP_POLICIES), or made on a
     stable series' tree (posting_rules.STABLE_TREE), are held; so is a fix
-    made on a stable series' tree for a bug mainline still has
-    (in_mainline(group); posting_rules.UPSTREAM_FIRST)."""
+    mainline has made since (fixed_since(group): a MainlineFix; a stable
+    backport request names it), and a fix made on a stable series' tree for
+    a bug mainline still has (in_mainline(group); posting_rules.UPSTREAM_FIRST)."""
     posted, held = [], []
     for g in groups:
         kind = campaign_info(g["campaign"])["kind"] or "cleanup"
-        if kind == "fix" and not posting_rules.is_newest(version) and in_mainline(g):
+        upstream = fixed_since(g) if kind == "fix" else None
+        if upstream:
+            policy = mainline_fixes.BACKPORT
+        elif kind == "fix" and not posting_rules.is_newest(version) and in_mainline(g):
             policy = posting_rules.UPSTREAM_FIRST
         elif posting_rules.posted(kind, g["tree"], version):
             posted.append(g)
@@ -159,8 +163,14 @@ def hold_cleanups(groups, version: str, in_mainline=lambda group: False) -> tupl
         held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
                                 tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
                                 sites=g["sites"], document=policy.document, section=policy.section,
-                                says=policy.says))
+                                says=policy.says, fixed_by=upstream and mainline_fixes.cited(upstream)))
     return posted, held
+
+
+def baseline_diffs(tree, group: dict) -> Dict[str, Tuple[bytes, bytes]]:
+    """{file: (baseline, the group's content)} of a group."""
+    return {f: (run_bytes(tree, ["git", "show", f"{tree.baseline}:{f}"]), group_content(tree, group, f))
+            for f in group["files"]}
 
 
 def mainline_has(tree, group: dict) -> bool:
@@ -250,7 +260,8 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
         return out
     stamp.unlink(missing_ok=True)
     groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version,
-                                 lambda group: mainline_has(tree, group))
+                                 lambda group: mainline_has(tree, group),
+                                 lambda group: mainline_fixes.fixed_in_mainline(baseline_diffs(tree, group)))
     if not groups:
         progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)
