@@ -124,9 +124,22 @@ class FixesLine(unittest.TestCase):
         return {LPFC_FILE: (before, ("/* lpfc */\n" + LPFC_NEW).encode())}
 
     def test_the_commit_that_introduced_the_removed_line(self):
-        self.assertEqual(fixes.removed_lines(LPFC_OLD, LPFC_NEW), ["ktime_set(0, LPFC_SEC_MIN * NSEC_PER_SEC),"])
+        self.assertEqual(fixes.faulty_parts(LPFC_OLD, LPFC_NEW), ["0, LPFC_SEC_MIN * NSEC_PER_SEC"])
         cited = f'{self.commits[1][:12]} ("scsi: lpfc: Add CMF statistics timer")'
         self.assertEqual(fixes.fixes_tags(self.tree("git"), self.diffs()), [f"Fixes: {cited}"])
+
+    def test_the_commit_that_introduced_the_faulty_expression_though_its_line_changed_since(self):
+        """perf's mux interval: the product came with the sysfs entry, the
+        line around it was rewritten later (cpuctx became cpc)."""
+        old_line = "\tcpuctx->iv = ns_to_ktime(NSEC_PER_MSEC * timer);\n"
+        introduced = self.commit("kernel/events/core.c", old_line, "perf: Add the mux interval")
+        self.commit("kernel/events/core.c", old_line.replace("cpuctx", "cpc"), "perf: Rework the contexts")
+        self.commits.append(self.commit("MAINTAINERS", "x\n", "MAINTAINERS: unrelated too"))
+        before = old_line.replace("cpuctx", "cpc")
+        diffs = {"kernel/events/core.c": (before.encode(), before.replace("NSEC_PER_MSEC * timer",
+                                                                          "ms_to_ktime(timer)").encode())}
+        self.assertEqual(fixes.fixes_tags(self.tree("git"), diffs),
+                         [f'Fixes: {introduced[:12]} ("perf: Add the mux interval")'])
 
     def test_no_fixes_line_from_a_tarball(self):
         self.assertEqual(fixes.fixes_tags(self.tree("tarball"), self.diffs()), [])

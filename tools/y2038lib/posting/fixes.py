@@ -220,14 +220,24 @@ def message_facts(version: str, src: Path, relpath: str, before: str, after: str
     return paragraphs
 
 
-def removed_lines(before: str, after: str) -> List[str]:
-    """The lines a fix takes out (stripped), in order, each once."""
+def faulty_parts(before: str, after: str) -> List[str]:
+    """What the fix changes in each line it rewrites (the line's changed
+    middle, "NSEC_PER_MSEC * timer"; the whole line where that part is too
+    short to name the bug), each once: the text whose first appearance is
+    the bug's, though the code around it changed since (cpuctx became cpc)."""
     old, new = before.splitlines(), after.splitlines()
-    removed: List[str] = []
-    for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if tag in ("replace", "delete"):
-            removed += [line.strip() for line in old[i1:i2] if line.strip() and line.strip() not in removed]
-    return removed
+    parts: List[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("equal", "insert"):
+            continue
+        pairs = zip(old[i1:i2], new[j1:j2]) if tag == "replace" and i2 - i1 == j2 - j1 else \
+            ((line, "") for line in old[i1:i2])
+        for line, fixed in pairs:
+            bug = changed_middle(line, fixed)[0] if fixed else line.strip()
+            part = bug if len(re.findall(r"\w+", bug)) >= 2 else line.strip()
+            if part and part not in parts:
+                parts.append(part)
+    return parts
 
 
 def fixes_tags(tree, diffs: Dict[str, Tuple[bytes, bytes]]) -> List[str]:
@@ -241,7 +251,7 @@ def fixes_tags(tree, diffs: Dict[str, Tuple[bytes, bytes]]) -> List[str]:
     boundary = set(shallow_file.read_text().split()) if shallow_file.exists() else set()
     tags: List[str] = []
     for relpath, (before, after) in sorted(diffs.items()):
-        for line in removed_lines(before.decode(errors="replace"), after.decode(errors="replace")):
+        for line in faulty_parts(before.decode(errors="replace"), after.decode(errors="replace")):
             found = tree.git("log", f"-S{line}", "--reverse", "--abbrev=12", "--format=%H %h (\"%s\")",
                              tree.baseline, "--", relpath, check=False)
             first = found.stdout.splitlines()[:1] if found.returncode == 0 else []
