@@ -27,9 +27,11 @@ static bool expired(const ktime_t deadline, ktime_t now)
 	return ktime_to_ns(deadline) <= ktime_to_ns(now) || ktime_to_ns(deadline) != -1;
 }
 
-/* Must NOT change: passed, printed, assigned, u64 or unknown types, an operator in the argument. */
+/* Must NOT change: passed, printed, assigned, u64 or unknown types (and a ktime_t compared with
+ * one), an operator in the argument. */
 static void kept(struct pvt_hwmon *pvt, struct other *o, ktime_t a, ktime_t b, u64 ns)
 {
+	ktime_t cache = a;
 	s64 delta;
 
 	pr_info("timeout %lld ns\n", ktime_to_ns(pvt->timeout));
@@ -40,6 +42,8 @@ static void kept(struct pvt_hwmon *pvt, struct other *o, ktime_t a, ktime_t b, u
 	if (ktime_to_ns(pvt->raw) > 0)
 		pvt->raw = 0;
 	if (ktime_to_ns(o->stamp) < 0)
+		o->stamp = 0;
+	if (ktime_to_ns(cache) > ktime_to_ns(o->stamp))
 		o->stamp = 0;
 	if (ktime_to_ns(a & b) == 0)
 		o->stamp = 0;

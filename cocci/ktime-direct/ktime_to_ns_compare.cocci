@@ -50,6 +50,15 @@ def atom(text):
     rest = "".join(outside).replace("->", ".")
     return not re.search(r"[-+*/%<>&|^?!~=,]", rest)
 
+// Comparisons of two ktime_to_ns() calls: both sides change or neither (an
+// argument of unknown type keeps its side, and then the other keeps its own).
+@paired@
+expression E1, E2;
+binary operator cmp = {<, >, <=, >=, ==, !=};
+position p1, p2;
+@@
+ ktime_to_ns@p1(E1) cmp ktime_to_ns@p2(E2)
+
 // Rewrite: ktime_to_ns(t) compared -> t compared
 //  ktime_to_ns() returns its ktime_t argument as the s64 it is, so a
 //  comparison of ktime_to_ns(t) is the same comparison of t: the same value
@@ -60,6 +69,7 @@ ktime_t kt_arg : script:python() { atom(kt_arg) };
 ktime_t kt_arg2 : script:python() { atom(kt_arg2) };
 binary operator cmp = {<, >, <=, >=, ==, !=};
 expression cmp_with;
+position p != {paired.p1, paired.p2};
 @@
 fn(...) {
 <+...
@@ -67,12 +77,12 @@ fn(...) {
 - ktime_to_ns(kt_arg) cmp ktime_to_ns(kt_arg2)
 + kt_arg cmp kt_arg2
 |
-- ktime_to_ns(kt_arg)
+- ktime_to_ns@p(kt_arg)
 + kt_arg
   cmp cmp_with
 |
   cmp_with cmp
-- ktime_to_ns(kt_arg)
+- ktime_to_ns@p(kt_arg)
 + kt_arg
 )
 ...+>
@@ -80,23 +90,35 @@ fn(...) {
 
 @depends on context@
 ktime_t kt_arg : script:python() { atom(kt_arg) };
+ktime_t kt_arg2 : script:python() { atom(kt_arg2) };
 binary operator cmp = {<, >, <=, >=, ==, !=};
 expression cmp_with;
+position p != {paired.p1, paired.p2};
 @@
 (
-* ktime_to_ns(kt_arg) cmp cmp_with
+* ktime_to_ns(kt_arg) cmp ktime_to_ns(kt_arg2)
+|
+* ktime_to_ns@p(kt_arg) cmp cmp_with
 |
   cmp_with cmp
-* ktime_to_ns(kt_arg)
+* ktime_to_ns@p(kt_arg)
 )
 
-// The conversions in a comparison, left operand and right (two rules: where
-// both sides are one, a disjunction would find only the left).
+// The conversions in a comparison: both sides, left alone, right alone
+// (three rules: a disjunction would find only the first of two).
+@found_pair depends on report || org@
+ktime_t kt_arg : script:python() { atom(kt_arg) };
+ktime_t kt_arg2 : script:python() { atom(kt_arg2) };
+binary operator cmp = {<, >, <=, >=, ==, !=};
+position p1, p2;
+@@
+ ktime_to_ns@p1(kt_arg) cmp ktime_to_ns@p2(kt_arg2)
+
 @found_left depends on report || org@
 ktime_t kt_arg : script:python() { atom(kt_arg) };
 binary operator cmp = {<, >, <=, >=, ==, !=};
 expression cmp_with;
-position p;
+position p != {paired.p1, paired.p2};
 @@
  ktime_to_ns@p(kt_arg) cmp cmp_with
 
@@ -104,10 +126,17 @@ position p;
 ktime_t kt_arg : script:python() { atom(kt_arg) };
 binary operator cmp = {<, >, <=, >=, ==, !=};
 expression cmp_with;
-position p;
+position p != {paired.p1, paired.p2};
 @@
   cmp_with cmp
   ktime_to_ns@p(kt_arg)
+
+@script:python depends on report@
+p1 << found_pair.p1;
+p2 << found_pair.p2;
+@@
+coccilib.report.print_report(p1[0], REPORT)
+coccilib.report.print_report(p2[0], REPORT)
 
 @script:python depends on report@
 p << found_left.p;
@@ -118,6 +147,13 @@ coccilib.report.print_report(p[0], REPORT)
 p << found_right.p;
 @@
 coccilib.report.print_report(p[0], REPORT)
+
+@script:python depends on org@
+p1 << found_pair.p1;
+p2 << found_pair.p2;
+@@
+coccilib.org.print_todo(p1[0], REPORT)
+coccilib.org.print_todo(p2[0], REPORT)
 
 @script:python depends on org@
 p << found_left.p;
