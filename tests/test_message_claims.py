@@ -21,7 +21,8 @@ from y2038lib.engine import rules, smpl  # noqa: E402
 CHECKED = ["ktime-scalar/ktime_set.cocci", "ktime-scalar/ktime_zero_local.cocci",
            "y2038-fixes/ktime_set_seconds.cocci", "y2038-fixes/ns_product_32.cocci",
            "ktime-direct/ktime_get_ns.cocci", "ktime-direct/ktime_delta.cocci",
-           "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci"]
+           "ktime-direct/ktime_get_ts64.cocci", "ktime-direct/ktime_get_ts64_scalar.cocci",
+           "ktime-direct/ktime_to_ns_compare.cocci"]
 # the rules checked for metavariables in their prose (globs under cocci/)
 PROSE_CHECKED = ["ktime-scalar/ktime_set.cocci", "ktime-scalar/ktime_zero_local.cocci", "ktime-direct/*.cocci",
                  "y2038-fixes/ktime_set_seconds.cocci"]

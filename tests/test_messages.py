@@ -273,6 +273,13 @@ class Subject(unittest.TestCase):
                                               "ktime_sub() result.", us),
                          "Use ktime_us_delta() instead of converting a ktime_sub() result.")
 
+    def test_an_alternative_of_globs_is_named_by_the_function_used(self):
+        seconds = diff_of(("struct timespec64 ts;\nktime_get_coarse_real_ts64(&ts);\nt = ts.tv_sec;\n",
+                           "t = ktime_get_real_seconds();\n"))
+        self.assertEqual(messages.filled_text("Read the clock with ktime_get*_ns()/ktime_get*_seconds() instead "
+                                              "of through a timespec64.", seconds),
+                         "Read the clock with ktime_get_real_seconds() instead of through a timespec64.")
+
     def test_changed_lines_are_counted_one_each(self):
         before = b"a = f(x);\nb = f(y);\nc = f(z);\nkeep;\n"
         self.assertEqual(messages.rewrites(before, before.replace(b"f(", b"g(")), 3)

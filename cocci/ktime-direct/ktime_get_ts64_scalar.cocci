@@ -11,7 +11,9 @@
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: ktime_get*_seconds() read the coarse second counter, which
 //  can lag the tv_sec of a fresh ktime_get*_ts64() by up to one tick just
-//  after a second boundary; that is why the confidence is moderate.
+//  after a second boundary; that is why the confidence is moderate.  From
+//  a ktime_get_coarse*_ts64() they give the same second: both read the
+//  timekeeper state of the last tick.
 //  CLOCK_MONOTONIC_RAW has no _seconds() accessor, so its tv_sec stays.
 //  The value changes where it is returned, assigned or passed whole to a
 //  function; not as an argument of min()/max()/clamp() and the other
@@ -189,8 +191,34 @@ identifier other_use.fn;
 identifier other_use.ts;
 position q : script:python() { alone(q) };
 identifier ts64_fn = {ktime_get_ts64, ktime_get_real_ts64,
-                     ktime_get_boottime_ts64, ktime_get_clocktai_ts64,
-                     ktime_get_coarse_ts64, ktime_get_coarse_real_ts64,
+                     ktime_get_boottime_ts64, ktime_get_clocktai_ts64};
+fresh identifier seconds_fn = script:python(ts64_fn) { SECONDS[ts64_fn] };
+expression E;
+@@
+fn(...) {
+  ... when any
+- struct timespec64 ts;
+  ... when != ts
+- ts64_fn(&ts@q);
+(
+- return ts.tv_sec;
++ return seconds_fn();
+|
+- E = ts.tv_sec;
++ E = seconds_fn();
+)
+  ... when != ts
+}
+
+// Rewrite: tv_sec of a ktime_get_coarse*_ts64() -> ktime_get*_seconds()
+//  The clock's _seconds() accessor returns its whole seconds as a time64_t,
+//  the type of tv_sec.  It reads the timekeeper state of the last tick, as
+//  the coarse _ts64() accessor does: the same second.
+@to_coarse_seconds depends on patch exists@
+identifier other_use.fn;
+identifier other_use.ts;
+position q : script:python() { alone(q) };
+identifier ts64_fn = {ktime_get_coarse_ts64, ktime_get_coarse_real_ts64,
                      ktime_get_coarse_boottime_ts64, ktime_get_coarse_clocktai_ts64};
 fresh identifier seconds_fn = script:python(ts64_fn) { SECONDS[ts64_fn] };
 expression E;
@@ -220,8 +248,44 @@ identifier other_use.fn;
 identifier other_use.ts;
 position q : script:python() { alone(q) };
 identifier ts64_fn = {ktime_get_ts64, ktime_get_real_ts64,
-                     ktime_get_boottime_ts64, ktime_get_clocktai_ts64,
-                     ktime_get_coarse_ts64, ktime_get_coarse_real_ts64,
+                     ktime_get_boottime_ts64, ktime_get_clocktai_ts64};
+fresh identifier seconds_fn = script:python(ts64_fn) { SECONDS[ts64_fn] };
+identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|clamp_t|clamp_val|min_t|max_t|abs|DIV_ROUND_CLOSEST|DIV_ROUND_UP|[A-Z][A-Z0-9_]*|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
+expression E;
+@@
+fn(...) {
+  ... when any
+- struct timespec64 ts;
+  ... when != ts
+- ts64_fn(&ts@q);
+(
+ f(...,
+- ts.tv_sec
++ seconds_fn()
+  ,...);
+|
+ E = f(...,
+- ts.tv_sec
++ seconds_fn()
+  ,...);
+|
+ return f(...,
+- ts.tv_sec
++ seconds_fn()
+  ,...);
+)
+  ... when != ts
+}
+
+// Rewrite: tv_sec of a ktime_get_coarse*_ts64() -> ktime_get*_seconds()
+//  The clock's _seconds() accessor returns its whole seconds as a time64_t,
+//  the type of tv_sec.  It reads the timekeeper state of the last tick, as
+//  the coarse _ts64() accessor does: the same second.
+@to_coarse_seconds_arg depends on patch exists@
+identifier other_use.fn;
+identifier other_use.ts;
+position q : script:python() { alone(q) };
+identifier ts64_fn = {ktime_get_coarse_ts64, ktime_get_coarse_real_ts64,
                      ktime_get_coarse_boottime_ts64, ktime_get_coarse_clocktai_ts64};
 fresh identifier seconds_fn = script:python(ts64_fn) { SECONDS[ts64_fn] };
 identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|clamp_t|clamp_val|min_t|max_t|abs|DIV_ROUND_CLOSEST|DIV_ROUND_UP|[A-Z][A-Z0-9_]*|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";

@@ -50,7 +50,7 @@ static bool both_orders(struct my_dev *dev)
 	return ktime_compare(dev->start + dev->offset, none) == 0;
 }
 
-/* Must NOT change: ordering tests, other uses, assigned again, address taken. */
+/* Must NOT change: ordering tests of a field (its type unknown), other uses, assigned again, address taken. */
 static bool ordered(struct my_dev *dev)
 {
 	ktime_t zero_time = 0;
@@ -96,4 +96,103 @@ static void not_zero(struct my_dev *dev)
 	ktime_t start = 5;
 
 	dev->end = start;
+}
+
+/* Must change: declared, then assigned 0 once; ordering tests of a ktime_t local or parameter. */
+static bool is_valid_timestamp(const ktime_t timestamp)
+{
+	ktime_t zero_time;
+	ktime_t current_time;
+
+	zero_time = 0;
+	if (ktime_compare(zero_time, timestamp) >= 0)
+		return false;
+
+	current_time = ktime_get();
+	return !ktime_after(timestamp, current_time);
+}
+
+static int orders(ktime_t a, struct my_dev *dev)
+{
+	ktime_t b = dev->stamp;
+	ktime_t zero = 0;
+
+	if (ktime_compare(a, zero) < 0)
+		dev->seen++;
+	if (ktime_compare(zero, a) < 0)
+		dev->seen++;
+	if (ktime_compare(b, zero) > 0)
+		dev->seen++;
+	if (ktime_compare(zero, b) > 0)
+		dev->seen++;
+	if (ktime_compare(a, zero) <= 0)
+		dev->seen++;
+	if (ktime_compare(zero, b) <= 0)
+		dev->seen++;
+	return ktime_compare(a, zero) >= 0;
+}
+
+/* Must NOT change: assigned twice or on two paths, address taken, used before its 0, an ordering
+ * test of a value of unknown type or of a u64, initialised and assigned again. */
+static bool assigned_twice(const ktime_t timestamp)
+{
+	ktime_t zero_time;
+
+	zero_time = 0;
+	if (ktime_compare(zero_time, timestamp) >= 0)
+		return false;
+	zero_time = 0;
+	return ktime_compare(zero_time, timestamp) == 0;
+}
+
+static bool assigned_on_two_paths(const ktime_t timestamp, bool late)
+{
+	ktime_t zero_time;
+
+	if (late)
+		zero_time = 0;
+	else
+		zero_time = 0;
+	return ktime_compare(zero_time, timestamp) >= 0;
+}
+
+static bool assigned_address(const ktime_t timestamp)
+{
+	ktime_t zero_time;
+
+	zero_time = 0;
+	fill(&zero_time);
+	return ktime_compare(zero_time, timestamp) >= 0;
+}
+
+static bool used_before_assigned(const ktime_t timestamp)
+{
+	ktime_t zero_time;
+
+	fill(&zero_time);
+	zero_time = 0;
+	return ktime_compare(zero_time, timestamp) >= 0;
+}
+
+static bool unknown_type(struct my_dev *dev)
+{
+	ktime_t zero_time;
+
+	zero_time = 0;
+	return ktime_compare(zero_time, dev->stamp) >= 0;
+}
+
+static bool unsigned_value(u64 stamp)
+{
+	ktime_t zero_time = 0;
+
+	return ktime_compare(stamp, zero_time) > 0;
+}
+
+static bool initialised_and_assigned(const ktime_t timestamp)
+{
+	ktime_t zero_time = 0;
+
+	zero_time = 0;
+	return ktime_compare(zero_time, timestamp) >= 0;
 }

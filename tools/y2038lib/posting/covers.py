@@ -88,7 +88,38 @@ def posting_campaigns(results: SeriesResults, patches) -> list:
 
 def subject(results: SeriesResults, posting: Posting, patches) -> str:
     infos = posting_campaigns(results, patches)
-    return posting_rules.subject(posting.prefix, "; ".join(i["subject"] for i in infos), posting.tree)
+    prefix = cover_prefix([p.prefix for p in patches], posting.tree) or posting.prefix
+    return posting_rules.subject(prefix, "; ".join(i["subject"] for i in infos), posting.tree)
+
+
+def cover_prefix(prefixes: list, tree: str) -> str:
+    """A cover letter's subject prefix: the patches' own if they share one;
+    else the leading part all of them share ("drm" for drm/vmwgfx and
+    drm/panel: edp, "drm/msm" for drm/msm and drm/msm/dpu); else the tree's
+    name ("tip" for sched/debug and timers); "" without a tree."""
+    if len(set(prefixes)) == 1:
+        return prefixes[0]
+    first, common = prefixes[0], ""
+    for cut in [m.start() for m in re.finditer(r"[:/ ]", first)] + [len(first)]:
+        part = first[:cut]
+        if all(p == part or (p.startswith(part) and p[cut] in ":/ ") for p in prefixes):
+            common = part.rstrip(": ")
+    return common or tree_name(tree)
+
+
+def tree_name(tree: str) -> str:
+    """The repository's name of a tree's URL ("tip" for .../tip/tip.git);
+    for a repository named only linux or kernel, its owner's
+    (.../s390/linux.git: "s390")."""
+    parts = [p for p in re.sub(r"\.git$", "", tree.rstrip("/")).split("/") if p]
+    if not parts:
+        return ""
+    return parts[-2] if parts[-1] in ("linux", "kernel") and len(parts) > 1 else parts[-1]
+
+
+def shown_prefix(prefix: str) -> str:
+    """A patch's prefix in a list: without Input's " -" separator."""
+    return prefix[:-len(" -")] if prefix.endswith(" -") else prefix
 
 
 def intro(results: SeriesResults, posting: Posting, patches) -> list:
@@ -108,7 +139,7 @@ def intro(results: SeriesResults, posting: Posting, patches) -> list:
                                               else "."))
     lines += ["", "Changes per patch:"]
     for p in patches:
-        lines.append(f"  {p.rewrites:3d}  {p.prefix}  ({p.campaign})")
+        lines.append(f"  {p.rewrites:3d}  {shown_prefix(p.prefix)}  ({p.campaign})")
     nfiles = len({f for p in patches for f in p.files})
     lines.append(f"  {sum(p.rewrites for p in patches):3d}  in {nfiles} file{'s' if nfiles != 1 else ''}")
     return lines + [""] + checkpatch_lines(patches)

@@ -181,7 +181,8 @@ def fills(text: str, removed: str, added: str) -> List[Tuple[int, int, str]]:
     the diff's sides."""
     found = []
     for m in ALTERNATIVES.finditer(text):
-        used = [alt for alt in m.group(0).split("/") if used_forms(alt, removed, added)]
+        # each alternative by the forms the diff uses: its globs filled too
+        used = [form for alt in m.group(0).split("/") for form in used_forms(alt, removed, added)]
         found.append((m.start(), m.end(), named(used, m.group(0))))
     for m in GLOB_CALL.finditer(text):
         if "*" in m.group(0) and not any(s <= m.start() < e for s, e, _ in found):
