@@ -103,9 +103,11 @@ static void expect_mux_interval(struct kunit *test, unsigned int ms)
 	KUNIT_ASSERT_NOT_NULL(test, attr);
 	KUNIT_ASSERT_EQ(test, attr->store(pmu->dev, attr, text, len), (ssize_t)len);
 	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		KUNIT_EXPECT_EQ_MSG(test, ktime_to_ns(per_cpu_ptr(pmu->cpu_pmu_context, cpu)->hrtimer_interval),
-				    ktime_to_ns(ms_to_ktime(ms)), "CPU %d", cpu);
+	for_each_online_cpu(cpu) {
+		s64 interval_ns = ktime_to_ns(per_cpu_ptr(pmu->cpu_pmu_context, cpu)->hrtimer_interval);
+
+		KUNIT_EXPECT_EQ(test, interval_ns, ktime_to_ns(ms_to_ktime(ms)));
+	}
 	cpus_read_unlock();
 }
 
