@@ -25,6 +25,14 @@ TARBALL = Path(f"/usr/src/linux-source-{KVER}.tar.xz")
 Y2038_CHECKS = ("init.clock_nanosleep_abstime_past_2038", "init.time_t_past_int32_max", "init.gmtime_2038_01_19",
                 "init.syscall_and_vdso_agree", "init.timerfd_abstime_past_2038", "init.rtc_post_2038_roundtrip",
                 "init.rtc_at_boot")
+# per kernel, each fix proven in a boot: a word of its patch's name, the check's
+# machine, and the check's cases that fail without the fix (exactly these)
+FIX_PROOFS_EXPECTED = {
+    "6.1.192": [("sunrpc", "x86_64", ["kunit.y2038_gss_krb5_v1.expired_after_2038"])],
+    "6.12.118": [("lpfc", "arm", ["kunit.y2038_lpfc_cmf.cmf_stats_timer_is_one_minute"]),
+                 ("stmmac", "arm", ["kunit.y2038_stmmac_ptp.seconds_of_a_real_ptp_time"]),
+                 ("perf", "arm", ["kunit.y2038_perf_mux.five_seconds"])],
+}
 
 
 @unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")
@@ -53,9 +61,12 @@ class PackagedSeriesBoots(unittest.TestCase):
         self.assertEqual(self.proc.returncode, 0, self.proc.stderr[-2000:])
 
     def test_every_fix_with_a_check_is_proven_across_2038(self):
-        """A fix's boot check fails on the kernel without it and passes with it
-        (6.1: the GSS v1 context that never expires after 2038, on x86_64;
-        6.12: lpfc's one-minute statistics timer armed for 4.17 s, on arm)."""
+        """A fix's boot check fails on the kernel without it and passes with it,
+        and exactly the cases the fix is about fail without it (6.1: the GSS v1
+        context that never expires after 2038, on x86_64; 6.12 on 32-bit arm:
+        lpfc's one-minute statistics timer armed for 4.17 s, stmmac's PTP
+        snapshot seconds kept modulo 2^32 ns, perf's 5000 ms multiplexing
+        interval wrapped to 705 ms)."""
         fix_postings = [p for p in self.results["postings"] if p.get("fix")]
         proofs = self.results.get("fix_proofs", {})
         for posting in fix_postings:
@@ -67,17 +78,12 @@ class PackagedSeriesBoots(unittest.TestCase):
                 self.assertEqual(proof["before"]["verdict"], "fail", name)
                 self.assertEqual(proof["after"]["verdict"], "pass", name)
                 self.assertTrue(proof["before"]["cases"] and proof["after"]["cases"], name)
-        if self.tree.version == "6.1.192":
-            gss = [n for n in proofs if "sunrpc" in n.lower() or "gss" in n.lower()]
-            self.assertEqual(len(gss), 1, proofs.keys())
-            failed = [c["name"] for c in proofs[gss[0]]["before"]["cases"] if c["result"] == "fail"]
-            self.assertEqual(failed, ["kunit.y2038_gss_krb5_v1.expired_after_2038"])
-        if self.tree.version == "6.12.118":
-            lpfc = [n for n in proofs if "lpfc" in n.lower()]
-            self.assertEqual(len(lpfc), 1, proofs.keys())
-            self.assertEqual(proofs[lpfc[0]]["arch"], "arm")
-            failed = [c["name"] for c in proofs[lpfc[0]]["before"]["cases"] if c["result"] == "fail"]
-            self.assertEqual(failed, ["kunit.y2038_lpfc_cmf.cmf_stats_timer_is_one_minute"])
+        for word, arch, failing in FIX_PROOFS_EXPECTED.get(self.tree.version, ()):
+            names = [n for n in proofs if word in n.lower()]
+            self.assertEqual(len(names), 1, f"{word}: {proofs.keys()}")
+            self.assertEqual(proofs[names[0]].get("arch"), arch, names[0])
+            failed = [c["name"] for c in proofs[names[0]]["before"]["cases"] if c["result"] == "fail"]
+            self.assertEqual(failed, failing, names[0])
 
     def test_pristine_kernels_pass(self):
         for arch in ("x86_64", "arm"):

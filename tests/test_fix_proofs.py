@@ -3,6 +3,8 @@
 (Arch: picks the boot machine, x86_64 when absent), and how a check is
 added to the proof tree (its test in the driver's directory, built by a
 Makefile line there, its Kconfig entry appended), on a planted git tree."""
+import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +18,8 @@ from y2038lib.verification import fix_proofs  # noqa: E402
 
 LPFC_INIT = "drivers/scsi/lpfc/lpfc_init.c"
 GSS_UNSEAL = "net/sunrpc/auth_gss/gss_krb5_unseal.c"
+STMMAC_HWTSTAMP = "drivers/net/ethernet/stmicro/stmmac/stmmac_hwtstamp.c"
+PERF_CORE = "kernel/events/core.c"
 
 
 class Checks(unittest.TestCase):
@@ -24,6 +28,17 @@ class Checks(unittest.TestCase):
         lpfc = fix_proofs.check_for([LPFC_INIT])
         self.assertEqual((lpfc.name, lpfc.arch, lpfc.suite), ("lpfc-cmf-stats-interval", "arm", "y2038_lpfc_cmf"))
         self.assertIsNone(fix_proofs.check_for(["drivers/scsi/lpfc/lpfc_sli.c"]))
+        for path, name, suite in ((STMMAC_HWTSTAMP, "stmmac-ptp-seconds", "y2038_stmmac_ptp"),
+                                  (PERF_CORE, "perf-mux-interval", "y2038_perf_mux")):
+            check = fix_proofs.check_for([path])
+            self.assertEqual((check.name, check.arch, check.suite), (name, "arm", suite))
+
+    def test_a_check_that_includes_a_static_function_file_includes_the_file_it_proves(self):
+        """stmmac's get_ptptime() is static: the test, built in drivers/net,
+        compiles the driver's file into itself by a path relative to it."""
+        stmmac = fix_proofs.check_for([STMMAC_HWTSTAMP])
+        includes = re.findall(r'^#include "(.+\.c)"$', (stmmac.folder / stmmac.test).read_text(), re.M)
+        self.assertEqual([os.path.normpath(os.path.join(stmmac.test_dir, i)) for i in includes], [STMMAC_HWTSTAMP])
 
     def test_the_proof_kernel_is_the_boot_stage_kernel_of_the_check_arch(self):
         lpfc = fix_proofs.check_for([LPFC_INIT])
