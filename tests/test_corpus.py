@@ -44,6 +44,26 @@ class Manifest(unittest.TestCase):
         other.write_text(ROWS)
         self.assertEqual([m.half for m in corpus.split(7, other)], [m.half for m in modules])  # seeded
 
+    def test_a_second_batch_split_alone(self):
+        """A batch added after the first split is split on its own: the
+        first batch's halves stay as they were."""
+        first = corpus.split(7, self.path)
+        batch2 = "".join(f"n{i}\tdkms\tpkg{i}\t1.0\tdrv\t\t2\n" for i in range(5))
+        self.path.write_text(self.path.read_text() + batch2)
+        second = corpus.split(9, self.path, batch="2")
+        self.assertEqual(sorted(m.name for m in second), [f"n{i}" for i in range(5)])
+        self.assertEqual(sum(m.half == "working" for m in second), 3)
+        comments, modules = corpus.read_manifest(self.path)
+        self.assertEqual([(m.name, m.half, m.batch) for m in modules[:7]],
+                         [(m.name, m.half, "1") for m in first])  # no batch column before: the first
+        self.assertTrue(any("batch 2 split once: random.Random(9)" in c for c in comments))
+        with self.assertRaisesRegex(ValueError, "split once"):
+            corpus.split(9, self.path, batch="2")
+        with self.assertRaisesRegex(ValueError, "no module in batch 3"):
+            corpus.split(9, self.path, batch="3")
+        self.assertEqual([m.name for m in corpus.chosen(modules, "working", None, "2")],
+                         [m.name for m in second if m.half == "working"])
+
     def test_the_committed_manifest(self):
         _, modules = corpus.read_manifest()
         self.assertGreaterEqual(len(modules), 60)

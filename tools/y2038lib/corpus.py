@@ -32,7 +32,7 @@ from .common import REPO
 from .old_time_api import count_uses
 
 MANIFEST = REPO / "tests" / "corpus" / "manifest.tsv"
-FIELDS = ("name", "source", "origin", "version", "path", "half")
+FIELDS = ("name", "source", "origin", "version", "path", "half", "batch")
 HALVES = ("working", "held-out")
 Y2038 = REPO / "tools" / "y2038"
 
@@ -45,6 +45,7 @@ class Module:
     version: str  # commit, or the package version
     path: str  # inside the repository or the package's /usr/src/<dir>
     half: str  # working, held-out, or "" before the split
+    batch: str = "1"  # the gathering round: each batch is split once, on its own
 
     @property
     def is_dkms(self) -> bool:
@@ -65,7 +66,8 @@ def read_manifest(path: Optional[Path] = None):
             comments.append(line)
     body = [line for line in lines if line and not line.startswith("#")]
     for row in csv.DictReader(body, delimiter="\t"):
-        rows.append(Module(**{f: (row.get(f) or "").strip() for f in FIELDS}))
+        values = {f: (row.get(f) or "").strip() for f in FIELDS}
+        rows.append(Module(**dict(values, batch=values["batch"] or "1")))  # before batches: the first
     names = [m.name for m in rows]
     if len(set(names)) != len(names):
         raise ValueError(f"{path}: a module name is used twice")
@@ -82,21 +84,27 @@ def write_manifest(comments: List[str], modules: List[Module], path: Path = MANI
     path.write_text(out.getvalue())
 
 
-def split(seed: int, path: Path = MANIFEST) -> List[Module]:
-    """The one split: half of the modules (rounded up) working, the rest
-    held-out, chosen by random.Random(seed); refused once any half is set."""
+def split(seed: int, path: Path = MANIFEST, batch: Optional[str] = None) -> List[Module]:
+    """The one split of a batch (every module when batch is None): half of
+    its modules (rounded up) working, the rest held-out, chosen by
+    random.Random(seed); refused once any of them has a half.  Other
+    batches' halves are kept as they are."""
     comments, modules = read_manifest(path)
-    if any(m.half for m in modules):
-        raise ValueError(f"{path}: already split ({sum(1 for m in modules if m.half)} modules have a half); "
+    mine = [m for m in modules if batch is None or m.batch == batch]
+    if not mine:
+        raise ValueError(f"{path}: no module in batch {batch}")
+    if any(m.half for m in mine):
+        raise ValueError(f"{path}: already split ({sum(1 for m in mine if m.half)} modules have a half); "
                          "a corpus is split once")
-    order = sorted(modules, key=lambda m: m.name)
+    order = sorted(mine, key=lambda m: m.name)
     random.Random(seed).shuffle(order)
     working = {m.name for m in order[:(len(order) + 1) // 2]}
-    for m in modules:
+    for m in mine:
         m.half = "working" if m.name in working else "held-out"
-    write_manifest(comments + [f"# split once: random.Random({seed}).shuffle of the names sorted, "
+    which = "" if batch is None else f"batch {batch} "
+    write_manifest(comments + [f"# {which}split once: random.Random({seed}).shuffle of the names sorted, "
                                f"first half (rounded up) working"], modules, path)
-    return modules
+    return mine
 
 
 # ---- gather -----------------------------------------------------------------
@@ -104,6 +112,8 @@ def split(seed: int, path: Path = MANIFEST) -> List[Module]:
 def git_dir(repo: str) -> Path:
     """A git directory holding repo's history: a snapshot, else a clone."""
     mirror = Path(os.environ.get("CORPUS_MIRROR", "/work/.mirror")) / repo.replace("/", "+") / "repo"
+    if (mirror / ".git").is_dir():  # a snapshot holding a work tree
+        return mirror / ".git"
     if mirror.is_dir():
         return mirror
     clone = corpus_dir() / "git" / repo.replace("/", "+")
@@ -263,10 +273,12 @@ def score(modules: List[Module], min_kernel: str, jobs: int, label: str = "all",
     return results
 
 
-def chosen(modules: List[Module], half: Optional[str], only: Optional[str]) -> List[Module]:
-    """The modules of that half (a held-out module is never read when tuning
-    on the working half) whose name matches only."""
-    return [m for m in modules if (not half or m.half == half) and (not only or re.search(only, m.name))]
+def chosen(modules: List[Module], half: Optional[str], only: Optional[str],
+           batch: Optional[str] = None) -> List[Module]:
+    """The modules of that half and batch (a held-out module is never read
+    when tuning on the working half) whose name matches only."""
+    return [m for m in modules if (not half or m.half == half) and (not batch or m.batch == batch)
+            and (not only or re.search(only, m.name))]
 
 
 def main(argv: List[str]) -> int:
@@ -277,20 +289,23 @@ def main(argv: List[str]) -> int:
     sub.add_parser("gather", help="copy every module of the manifest into CORPUS_DIR/src")
     sp = sub.add_parser("split", help="the one random split of the manifest into working and held-out")
     sp.add_argument("--seed", type=int, required=True)
+    sp.add_argument("--batch", help="split this batch's modules only (the others keep their halves)")
     sc = sub.add_parser("score", help="gather, convert each module, print the table per half")
     tb = sub.add_parser("table", help="the table again from the last runs in CORPUS_DIR/runs (no convert)")
     tb.add_argument("--half", choices=HALVES)
+    tb.add_argument("--batch", help="that batch's modules only")
     tb.add_argument("--min-kernel", default="4.19", help="the --min-kernel the runs used (the column's title)")
     sc.add_argument("--half", choices=HALVES)
     sc.add_argument("--min-kernel", default="4.19")
     sc.add_argument("--only", help="modules whose name matches this regex")
+    sc.add_argument("--batch", help="that batch's modules only")
     sc.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     sc.add_argument("--min-kernel-only", action="store_true",
                     help="convert once per module, with --min-kernel (half the time; no range-read column)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "split":
-            modules = split(args.seed)
+            modules = split(args.seed, batch=args.batch)
             print(f"{sum(m.half == 'working' for m in modules)} working, "
                   f"{sum(m.half == 'held-out' for m in modules)} held-out")
             return 0
@@ -299,12 +314,12 @@ def main(argv: List[str]) -> int:
         print(f"corpus: {err}", file=sys.stderr)
         return 1
     if args.cmd == "table":
-        results = recorded([m for m in modules if not args.half or m.half == args.half])
+        results = recorded(chosen(modules, args.half, None, args.batch))
         print(per_module(results))
         print(table(results, args.min_kernel))
         return 0
     if args.cmd == "score":  # only the modules asked for are gathered, converted and counted
-        modules = chosen(modules, args.half, args.only)
+        modules = chosen(modules, args.half, args.only, args.batch)
     failed = gather(modules)
     for line in failed:
         print(f"corpus: not gathered: {line}", file=sys.stderr)
@@ -312,7 +327,8 @@ def main(argv: List[str]) -> int:
         return 1 if failed else 0
     src = corpus_dir() / "src"
     gathered = {p.name for p in src.iterdir()} if src.is_dir() else set()
-    results = score([m for m in modules if m.name in gathered], args.min_kernel, args.jobs, args.half or "all",
+    label = (args.half or "all") + (f"-batch{args.batch}" if args.batch else "")
+    results = score([m for m in modules if m.name in gathered], args.min_kernel, args.jobs, label,
                     not args.min_kernel_only)
     print(per_module(results))
     print(table(results, args.min_kernel))
