@@ -9,7 +9,7 @@ from pathlib import Path
 
 import helpers
 helpers.put_tools_on_path()
-from y2038lib.posting import product_facts  # noqa: E402
+from y2038lib.posting import messages, product_facts  # noqa: E402
 
 HEADER = """struct drv_getevents_arg {
 \t__u64\tsigmask;
@@ -158,6 +158,20 @@ class ProductFacts(unittest.TestCase):
         self.assertEqual(product_facts.summary(self.products[:2]),
                          "fix the poll_interval and thresh_us overflows on 32-bit")
         self.assertIsNone(product_facts.summary([]))
+
+    def test_the_commit_message_takes_the_summary_and_the_facts(self):
+        rule = {"path": "cocci/y2038-fixes/ns_product_32.cocci", "subject": "multiply nanosecond products in 64 bits",
+                "sites": 1, "fired": ["widen"]}
+        facts = [product_facts.sentence(self.products[2])]
+        group = {"files": ["io_uring/io_uring.c"], "campaign": "y2038-fixes", "sites": 1, "fix": True,
+                 "rules": [rule], "summary": product_facts.summary(self.products[2:3]), "facts": facts}
+        message = messages.commit_message(group, None)
+        self.assertTrue(message.startswith("io_uring: fix the min_wait_usec overflow on 32-bit\n"), message)
+        self.assertIn("5000000 us gives 705032704 ns (0.705 s)", " ".join(message.split()))
+        tip = dict(group, files=["kernel/events/core.c"], tree="git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git",
+                   summary=product_facts.summary(self.products[3:4]))
+        self.assertTrue(messages.commit_message(tip, None).startswith(
+            "perf/core: Fix the interval_ms_store() overflow on 32-bit\n"))
 
     def test_a_line_the_fix_does_not_cast_is_no_product(self):
         self.assertEqual(product_facts.wrapped_products(self.src, "drv/drv.c", BEFORE, BEFORE), [])
