@@ -26,7 +26,7 @@ UNIT_NAME = {"NSEC_PER_SEC": "s", "NSEC_PER_MSEC": "ms", "NSEC_PER_USEC": "us"}
 WRAP = 2 ** 32  # an unsigned 32-bit long keeps the product modulo 2^32
 # a 32-bit count of these types makes the product an unsigned long; any
 # other (int, long, and the narrower types int promotion makes signed) a long
-UNSIGNED = {"unsigned", "unsigned int", "unsigned long", "u32", "__u32", "size_t", "uint"}
+UNSIGNED = {"unsigned", "unsigned int", "unsigned long", "u32", "__u32", "size_t", "uint", "ulong"}
 TYPES = (r"unsigned\s+long|unsigned\s+int|unsigned\s+short|unsigned\s+char|unsigned|long|int|short|char|"
          r"u8|s8|u16|s16|u32|s32|__u8|__s8|__u16|__s16|__u32|__s32|size_t|ssize_t|uint|ulong")
 REGISTER_READ = r"(?:readl|readl_relaxed|ioread32|__raw_readl)\((?:[^()]|\([^()]*\))*\)"
