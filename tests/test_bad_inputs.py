@@ -103,6 +103,7 @@ class BadInputs(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertIn("WARNING: cocci/ktime-direct/ktime_get_ns.cocci: drivers/slow.c: timeout", proc.stderr)
         self.assertIn("1 timed out", proc.stdout)
+        self.assertIn("drivers/slow.c: not converted: spatch --timeout 1 expired", proc.stdout)
         self.assertIn("ktime_get_ns.cocci: 1 sites in 1 files", proc.stdout)
 
     def test_rule_that_is_not_idempotent_is_named(self):

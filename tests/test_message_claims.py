@@ -11,12 +11,14 @@ prose ("c is a constant ...", issue 27's second review, class B) is a name
 the reader of the patch never saw: the '///' paragraphs and the Rewrite:
 sentences must not use one of their own rule's as a word.
 """
+import datetime
 import re
 import unittest
 
 from helpers import REPO, put_tools_on_path
 put_tools_on_path()
 from y2038lib.engine import rules, smpl  # noqa: E402
+from y2038lib.posting import product_facts  # noqa: E402
 
 CHECKED = ["ktime-scalar/ktime_set.cocci", "ktime-scalar/ktime_zero_local.cocci",
            "y2038-fixes/ktime_set_seconds.cocci", "y2038-fixes/ns_product_32.cocci",
@@ -190,6 +192,147 @@ class MessageClaims(unittest.TestCase):
         self.assertIn("SIGNED_LIMIT = 2 ** 31", products)
         self.assertIn("UNSIGNED_LIMIT = 2 ** 32", products)
         self.assertEqual(DERIVED["2^31 - 1 ns"] + 1, 2 ** 31)
+
+
+# A fix's facts, as product_facts and fixes.wrapped_seconds write them: every
+# number in them is a group, checked against what this test computes.
+PRODUCT_FACT = re.compile(
+    r"In (?P<function>\w+)\(\), (?P<count>.+?) is an? (?P<type>[\w ]+?)(?:, (?P<source>[^.]+?))?\. "
+    r"On machines whose long is 32 bits wide, (?P<expression>.+?) is computed in a 32-bit "
+    r"(?P<kind>unsigned long|long), which (?P<how>keeps it modulo 2\^32 ns \(4\.29 s\)|"
+    r"overflows past 2\^31 - 1 ns \(2\.147 s\) and turns it negative): "
+    r"(?:from (?P<smallest>\d+) (?P<smallest_unit>us|ms|s) on it is wrong: )?"
+    r"(?P<example>\d+) (?P<unit>us|ms|s) gives (?P<wrapped>-?\d+) ns \((?P<wrapped_s>-?[\d.]+) s\) "
+    r"instead of (?P<product>\d+) ns \((?P<product_s>[\d.]+) s\)\.")
+SECONDS_FACT = re.compile(
+    r"(?P<name>\w+) is (?P<value>\d+), so on 32-bit machines ktime_set\(0, (?P=name) \* NSEC_PER_SEC\) in "
+    r"(?P<where>.+?) is (?P<product>\d+) mod 2\^32 = (?P<wrapped>\d+) ns \((?P<wrapped_s>[\d.]+) s\) "
+    r"instead of (?P<seconds>\d+) s\.")
+# a paragraph that states a figure of its own site
+FACT_MARK = re.compile(r" gives -?\d| mod 2\^32 = ")
+DATE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
+UNIT = {"s": NSEC_PER_SEC, "ms": NSEC_PER_MSEC, "us": 10 ** 3}
+UNIT_OF = {"NSEC_PER_SEC": "s", "NSEC_PER_MSEC": "ms", "NSEC_PER_USEC": "us"}
+# C's conversions: an unsigned type of int's rank or wider times a long
+# is an unsigned long where long is 32 bits; anything else (the narrower
+# types promote to int) is a long
+UNSIGNED_TYPES = {"unsigned int", "unsigned long", "u32", "__u32", "size_t"}
+
+
+def as_32_bits(value, signed):
+    low = value % U32_WRAP
+    return low - U32_WRAP if signed and low >= 2 ** 31 else low
+
+
+def in_seconds(ns):
+    return f"{ns // NSEC_PER_SEC}" if ns % NSEC_PER_SEC == 0 else f"{ns / NSEC_PER_SEC:.3f}"
+
+
+def product_claims(m):
+    """[(what, stated, derived)] for every number of a product fact."""
+    signed = m["type"] not in UNSIGNED_TYPES
+    limit = 2 ** 31 if signed else U32_WRAP
+    unit = UNIT_OF[re.search(r"NSEC_PER_\w+", m["expression"]).group(0)]
+    example, product, wrapped = int(m["example"]), int(m["product"]), int(m["wrapped"])
+    claims = [("the product's type", m["kind"], "long" if signed else "unsigned long"),
+              ("how it goes wrong", m["how"].startswith("overflows"), signed),
+              ("the example's unit", m["unit"], unit),
+              ("the product", product, example * UNIT[unit]),
+              ("the product goes wrong", product >= limit, True),
+              ("the wrapped value", wrapped, as_32_bits(product, signed)),
+              ("the wrapped value in s", m["wrapped_s"], in_seconds(wrapped)),
+              ("the product in s", m["product_s"], in_seconds(product))]
+    if m["smallest"]:
+        smallest = -(-limit // UNIT[unit])
+        claims += [("the smallest count that goes wrong", int(m["smallest"]), smallest),
+                   ("its unit", m["smallest_unit"], unit),
+                   ("the example is whole seconds past it", example * UNIT[unit] % NSEC_PER_SEC == 0
+                    and example >= smallest and (example * UNIT[unit] - NSEC_PER_SEC) < limit, True)]
+    else:  # no smallest: a constant, and the example is its value
+        claims.append(("the constant", m["source"], f"the constant {example}"))
+    return claims
+
+
+def seconds_claims(m):
+    """[(what, stated, derived)] for every number of a wrapped ktime_set() fact."""
+    value, product, wrapped = int(m["value"]), int(m["product"]), int(m["wrapped"])
+    return [("the product", product, value * NSEC_PER_SEC), ("the wrapped value", wrapped, product % U32_WRAP),
+            ("the wrapped value in s", m["wrapped_s"], f"{wrapped / NSEC_PER_SEC:.2f}"),
+            ("the seconds", int(m["seconds"]), value)]
+
+
+def fact_claims(paragraph):
+    """[(what, stated, derived)] of a fix's fact paragraph; None when the
+    paragraph is no fact this test knows (then it must hold no number)."""
+    flat = " ".join(paragraph.split())
+    product = PRODUCT_FACT.fullmatch(flat)
+    if product:
+        return product_claims(product)
+    seconds = SECONDS_FACT.fullmatch(flat)
+    return seconds_claims(seconds) if seconds else None
+
+
+def fix_messages():
+    """(name, message) of every committed fix patch."""
+    for patch in sorted(REPO.glob("generated-patches/linux-*/fixes-*/0*.patch")):
+        if not patch.name.startswith("0000-"):
+            yield patch.name, patch.read_text().split("\n\n", 1)[1].split("\n---\n")[0]
+
+
+def fix_message_paragraphs():
+    """The paragraphs of every committed fix patch's message that say a fact
+    (a figure past the rule's own text): '<count> gives', 'mod 2^32 ='."""
+    for name, body in fix_messages():
+        for paragraph in re.split(r"\n\s*\n", body):
+            if FACT_MARK.search(" ".join(paragraph.split())):
+                yield name, paragraph
+
+
+class FixFacts(unittest.TestCase):
+    """The facts a fix's message states of its own site: every number in
+    them is derived again here, from the count's type and the unit."""
+
+    def products(self):
+        """A product of every kind of count and unit, as product_facts makes them."""
+        for kind in ("int", "unsigned int", "unsigned long", "u32", "__u32", "u16", "long", "s32", "size_t"):
+            for unit in ("NSEC_PER_SEC", "NSEC_PER_MSEC", "NSEC_PER_USEC"):
+                yield product_facts.Product("f", f"x * {unit}", "x", unit, kind, "the module parameter x", "x")
+        for value, kind in ((60, "unsigned long"), (3, "int"), (5, "unsigned int")):
+            yield product_facts.Product("f", "RETRY * NSEC_PER_SEC", "RETRY", "NSEC_PER_SEC", kind,
+                                        f"the constant {value}", "RETRY", value)
+
+    def assert_claims_hold(self, paragraph, where):
+        claims = fact_claims(paragraph)
+        self.assertIsNotNone(claims, f"{where}: a fact this test cannot check: {paragraph}")
+        for what, stated, derived in claims:
+            self.assertEqual(stated, derived, f"{where}: {what}: {paragraph}")
+
+    def test_every_number_of_a_product_fact_is_derived(self):
+        for product in self.products():
+            with self.subTest(type=product.type, unit=product.unit, value=product.value):
+                self.assert_claims_hold(product_facts.sentence(product), "product_facts.sentence")
+
+    def test_every_number_of_the_committed_fix_messages_is_derived(self):
+        for name, paragraph in fix_message_paragraphs():
+            with self.subTest(patch=name):
+                self.assert_claims_hold(paragraph, name)
+
+    def test_every_date_of_a_fix_message_is_when_a_signed_32_bit_time_turns_negative(self):
+        first_negative = datetime.datetime.fromtimestamp(2 ** 31, datetime.timezone.utc)
+        for name, body in fix_messages():
+            for date in DATE.findall(" ".join(body.split())):
+                self.assertEqual(date, first_negative.strftime("%Y-%m-%d %H:%M:%S UTC"), name)
+
+    def test_a_wrong_number_fails(self):
+        right = product_facts.sentence(next(self.products()))
+        wrong = right.replace("gives -1294967296 ns", "gives -1294967295 ns")
+        self.assertNotEqual(right, wrong)
+        self.assertTrue(any(stated != derived for _, stated, derived in fact_claims(wrong)))
+        lpfc = ("LPFC_SEC_MIN is 60, so on 32-bit machines ktime_set(0, LPFC_SEC_MIN * NSEC_PER_SEC) in f() is "
+                "60000000000 mod 2^32 = 4165425152 ns (4.17 s) instead of 60 s.")
+        self.assertTrue(all(stated == derived for _, stated, derived in fact_claims(lpfc)))
+        self.assertTrue(any(s != d for _, s, d in fact_claims(lpfc.replace("(4.17 s)", "(4.18 s)"))))
+        self.assertIsNone(fact_claims("In f(), x is an int: it gives 7 ns."))
 
 
 LEAKY = """

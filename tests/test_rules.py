@@ -86,6 +86,28 @@ class RuleTriples(unittest.TestCase):
                 for function in changed:
                     self.assertRegex(function.encode(), rule.content_regex, rule.relpath)
 
+    def test_prefilter_tokens_are_in_every_function_the_rule_changes(self):
+        """The tokens git grep looks for keep files from spatch: where they
+        are derived (spatch's grep query, or the '-' lines), every function
+        of a rule's own test input that the rule changes must hold one
+        (ns_product_32's NSEC_PER_USEC products were never candidates while
+        its tokens were NSEC_PER_SEC alone).  A '// Prefilter:' is a choice
+        made for the whole file (core_uses' changes follow its calls)."""
+        def functions(text):
+            return re.split(r"(?m)^}\n", text)
+
+        for _, campaign in rules.campaigns():
+            for rule in (r for r in campaign if r.patch_mode and r.kind == "cocci" and "Prefilter" not in r.headers):
+                before = functions(rule.path.with_suffix(".c").read_text())
+                after = set(functions(rule.path.with_suffix(".res").read_text()))
+                for function in (b for b in before if b not in after):
+                    with self.subTest(rule=rule.relpath, function=function.split("(")[0][-40:]):
+                        self.assertRegex(function.encode(), rule.token_regex())
+
+    def test_minus_line_tokens_take_an_identifier_metavariables_names(self):
+        rule = rules.parse_rule(REPO / "cocci/y2038-fixes/ns_product_32.cocci")
+        self.assertEqual(rule.minus_tokens(), ["NSEC_PER_MSEC", "NSEC_PER_SEC", "NSEC_PER_USEC"])
+
     def test_leftover_regexes_list_what_the_triple_leaves(self):
         """A '// Leftover-regex:' lists what the rule leaves for a human: its
         triple must hold such code, and the regex must find it in the output

@@ -34,7 +34,7 @@
 // Sites: independent
 // Subject: multiply nanosecond products in 64 bits
 // Types: included-headers
-// Options: --no-includes --include-headers --max-width 100
+// Options: --include-headers --include-headers-for-types --max-width 100
 // Keywords: y2038, NSEC_PER_SEC, NSEC_PER_MSEC, NSEC_PER_USEC, 32-bit, overflow
 // Prefilter-regex: NSEC_PER_(?:SEC|MSEC|USEC)\s*\*|\*\s*NSEC_PER_(?:SEC|MSEC|USEC)\b
 

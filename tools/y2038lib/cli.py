@@ -293,6 +293,8 @@ def summarize(report: Matches) -> None:
                 extra += f", {len(left)} left to convert by hand"
             print(f"  {rule.path}: {rule.sites} sites in {len(rule.files)} files "
                   f"({rule.candidates} candidates{extra})")
+            for relpath, detail in sorted({**rule.timeouts, **rule.failed}.items()):
+                print(f"    {relpath}: not converted: {detail}")  # a file spatch did not finish may hold sites
             for line in left:
                 print(f"    {line}")
         if not campaign.sites:

@@ -158,8 +158,19 @@ class Rule:
         query = spatch_grep_query(self.path, "patch" if self.patch_mode else "report")
         if query:
             return query
-        metavars, minus = set(), set()
-        for header in re.findall(r"^@[^@\n]*@\n(.*?)^@@", self.text, re.M | re.S):
+        return self.minus_tokens()
+
+    def minus_tokens(self):
+        """Each transforming SmPL rule's '-' lines: their fixed identifiers,
+        or where they have none the names an identifier metavariable on them
+        may take (`identifier U = {NSEC_PER_SEC, NSEC_PER_USEC}`: a file
+        holding only NSEC_PER_USEC is a candidate too).  A rule whose '-' lines hold
+        neither could change any file: it needs a '// Prefilter:'."""
+        metavars = set()
+        headers = re.findall(r"^@[^@\n]*@\n(.*?)^@@", self.text, re.M | re.S)
+        choices = {name: set(re.findall(r"[A-Za-z_]\w*", names)) for header in headers
+                   for name, names in re.findall(r"\bidentifier\s+(\w+)\s*=\s*\{([^}]*)\}", header)}
+        for header in headers:
             for decl in header.split(";"):
                 # "expression a, b" or "identifier fn != {x, y}": keep the names only
                 decl = re.sub(r"\{[^}]*\}|\"[^\"]*\"", "", decl)
@@ -167,13 +178,16 @@ class Rule:
                 metavars.update(re.findall(r"[A-Za-z_]\w*", first)[-1:])
                 for part in others:
                     metavars.update(re.findall(r"[A-Za-z_]\w*", part))
-        for line in self.text.splitlines():
-            if line.startswith("-"):
-                minus.update(re.findall(r"[A-Za-z_]\w*", line))
-        found = sorted(minus - metavars - C_KEYWORDS)
-        if not found:
-            raise Y2038Error(f"{self.relpath}: no fixed identifier on a '-' line; add a '// Prefilter:' header")
-        return found
+        found = set()
+        for sub in smpl.transforming(self.sub_rules):
+            names = {n for line in sub.body if line.startswith("-") for n in re.findall(r"[A-Za-z_]\w*", line)}
+            # a fixed name is needed where it is; else one of a metavariable's names
+            tokens = (names - metavars - C_KEYWORDS) or set().union(*(choices[n] for n in names & choices.keys()))
+            if not tokens:
+                raise Y2038Error(f"{self.relpath}: rule {sub.name or sub.header.strip()} has no fixed identifier "
+                                 f"on a '-' line; add a '// Prefilter:' header")
+            found |= tokens
+        return sorted(found)
 
 
 @functools.lru_cache(maxsize=None)

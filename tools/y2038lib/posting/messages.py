@@ -45,7 +45,8 @@ def commit_message(group: dict, signoff) -> str:
     campaign = campaign_info(group["campaign"])
     parsed = [parse_rule(COCCI_DIR.parent / r["path"]) for r in group["rules"]]
     diffs = group.get("diffs", {})
-    summary = group["rules"][0]["subject"] if len(parsed) == 1 else campaign["subject"]
+    # a fix's own summary (the value it is for) where its facts give one
+    summary = group.get("summary") or (group["rules"][0]["subject"] if len(parsed) == 1 else campaign["subject"])
     summary = filled_subject(summary, diffs, lambda s: len(posting_rules.subject(prefix, s, tree)))
     body = Paragraphs()
     # background: a rule's rationale is never empty (parse_rule), a campaign's text may be

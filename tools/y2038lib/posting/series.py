@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, List, Tuple, Type
 
-from . import coccicheck_rule, covers, fixes, mainline_fixes, posting_rules
+from . import coccicheck_rule, covers, fixes, mainline_fixes, posting_rules, product_facts
 from .covers import campaign_info
 from .messages import commit_message, rewrites
 from ..engine.apply import commit_contents
@@ -293,7 +293,7 @@ def commit_postings(tree, postings, signoff) -> None:
     for posting in postings:
         parent = tree.baseline
         for group in posting["groups"]:
-            contents = {}
+            contents, products = {}, []
             for relpath in group["files"]:
                 contents[relpath] = group_content(tree, group, relpath)
                 # against the patch before it in the posting: its message counts only its own changes
@@ -301,10 +301,13 @@ def commit_postings(tree, postings, signoff) -> None:
                 group.setdefault("diffs", {})[relpath] = (before, contents[relpath])  # for its message
                 group["rewrites"] = group.get("rewrites", 0) + rewrites(before, contents[relpath])
                 if group["fix"]:
-                    group.setdefault("facts", []).extend(fixes.message_facts(
-                        tree.version, tree.src, relpath, before.decode(errors="replace"),
-                        contents[relpath].decode(errors="replace")))
+                    sides = (before.decode(errors="replace"), contents[relpath].decode(errors="replace"))
+                    found = product_facts.wrapped_products(tree.src, relpath, *sides)
+                    group.setdefault("facts", []).extend(fixes.message_facts(tree.version, tree.src, relpath, *sides)
+                                                         + [product_facts.sentence(p) for p in found])
+                    products += found
             if group["fix"]:
+                group["summary"] = product_facts.summary(products)  # the value a product fix is for
                 group["trailers"] = fixes.fixes_tags(tree, group["diffs"]) + fixes.trailers(tree.version)
             parent = commit_contents(tree, contents, parent, commit_message(group, signoff), env=env)
             group["commit"] = parent
