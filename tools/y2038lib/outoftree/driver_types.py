@@ -43,8 +43,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
-# edits no per-file rule makes (a jiffies fill, a tv_usec write): this pass takes such lone locals
-PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec"}
+# edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec", "tv_sec"}
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -262,7 +262,9 @@ def file_candidates(relpath: str, code: str) -> list:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
         if decl.group(3):  # an array: only a file-scope one, declared alone, converts (element by element)
-            if not pointer and end == ";" and placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
+            zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
+            if not pointer and (end == ";" or zeroed) and \
+                    placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
                 found.append(Candidate("global", name, m.group(1), relpath, (m.start(), m.end()),
                                        position=m.start(), array=True))
             continue
@@ -849,6 +851,12 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     code = a.code[relpath]
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
+    if name == "tv_sec" and (re.match(r"\s*(?:[-+*/]?=(?!=)|\+\+|--)", code[m_end:]) or
+                             code[:expr_start].rstrip().endswith(("++", "--"))):
+        # x.tv_sec -= offset; means the same on a time64_t; the per-file rules refuse a
+        # written field, so this unchanged name marks the local as this pass's (PASS_ONLY_EDITS)
+        out.append((relpath, m_start, m_end, "tv_sec"))
+        return ""
     pos = expr_start
     while name == "tv_sec" and not CAST.search(code[:pos]):  # a cast one is printed as its cast's type
         call = enclosing_call(code, pos)
