@@ -453,3 +453,108 @@ class Layouts(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+SECONDS_WRITTEN = {"stamp.c": """\
+struct wire_event {
+	struct timeval at;
+} __packed;
+
+static void local_stamp(char *buf, unsigned int len)
+{
+	struct timeval tv;
+	struct rtc_time tm;
+
+	memset(&tv, 0, sizeof(struct timeval));
+	do_gettimeofday(&tv);
+	tv.tv_sec -= sys_tz.tz_minuteswest * 60;
+	rtc_time64_to_tm(tv.tv_sec, &tm);
+	snprintf(buf, len, "%02d:%02d", tm.tm_hour, tm.tm_min);
+}
+
+static void wire_stamp(struct wire_event *e)
+{
+	do_gettimeofday(&e->at);
+	e->at.tv_sec += 1;
+}
+
+static long alone(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""}
+
+
+class SecondsWritten(unittest.TestCase):
+    """A local whose tv_sec is written in place (shifted to local time):
+    the per-file rules refuse a written field, this pass converts it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(SECONDS_WRITTEN)
+
+    def test_a_local_shifted_in_place_converts_with_its_memset(self):
+        self.assertEqual(self.converted[1:], ["local tv"])
+        stamp = self.new["stamp.c"]
+        for line in ("\tstruct timespec64 tv;\n\tstruct rtc_time tm;", "memset(&tv, 0, sizeof(struct timespec64));",
+                     "ktime_get_real_ts64(&tv);\n\ttv.tv_sec -= sys_tz.tz_minuteswest * 60;"):
+            self.assertIn(line, stamp)
+
+    def test_a_packed_field_written_the_same_way_keeps_its_layout(self):
+        self.assertEqual((self.converted[0], self.kept),
+                         ("field at (an ABI: kept at its size, filled from a timespec64)", []))
+        self.assertIn("\tstruct __kernel_old_timeval at;\n} __packed;", self.new["stamp.c"])
+        self.assertIn("\te->at.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n\te->at.tv_sec += 1;", self.new["stamp.c"])
+
+    def test_a_lone_local_only_read_stays_the_per_file_rules(self):
+        self.assertIn("\tstruct timeval tv;\n\n\tdo_gettimeofday(&tv);\n\treturn tv.tv_sec;", self.new["stamp.c"])
+
+
+ZEROED_ARRAYS = {"glove.c": """\
+static struct timespec now[4] = {{0, 0}};
+static struct timespec before[4] = { { 0 } };
+static struct timeval limits[2] = {{1, 500000}, {2, 0}};
+static struct timespec sent[2] = {{0, 0}};
+
+static int gap_ms(int n)
+{
+	ktime_get_ts(&now[n]);
+	if ((now[n].tv_sec - before[n].tv_sec) * 1000 + (now[n].tv_nsec - before[n].tv_nsec) / 1000000 > 50)
+		ktime_get_ts(&before[n]);
+	return limits[0].tv_sec;
+}
+
+static int report(void __user *buf)
+{
+	ktime_get_ts(&sent[0]);
+	return copy_to_user(buf, sent, sizeof(sent));
+}
+"""}
+
+
+class ZeroedArrays(unittest.TestCase):
+    """A file-scope array initialised to zeros means the same as a
+    timespec64 one; one with other values (a timeval's {s, us} would be
+    read as {s, ns}) or copied to user space stays."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ZEROED_ARRAYS)
+
+    def test_zero_initialised_arrays_convert_with_their_fills(self):
+        self.assertEqual(self.converted, ["global now", "global before"])
+        glove = self.new["glove.c"]
+        for line in ("static struct timespec64 now[4] = {{0, 0}};", "static struct timespec64 before[4] = { { 0 } };",
+                     "ktime_get_ts64(&now[n]);", "ktime_get_ts64(&before[n]);"):
+            self.assertIn(line, glove)
+
+    def test_an_array_with_values_and_one_copied_to_user_space_stay(self):
+        glove = self.new["glove.c"]
+        self.assertIn("static struct timeval limits[2] = {{1, 500000}, {2, 0}};", glove)
+        self.assertIn("static struct timespec sent[2] = {{0, 0}};", glove)
+        self.assertIn("ktime_get_ts(&sent[0]);", glove)
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["glove.c:17: passed to copy_to_user() [global sent: kept as struct timespec]"])
