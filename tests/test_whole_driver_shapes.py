@@ -558,3 +558,55 @@ class ZeroedArrays(unittest.TestCase):
         self.assertIn("ktime_get_ts(&sent[0]);", glove)
         self.assertEqual([k["why"] for k in self.kept],
                          ["glove.c:17: passed to copy_to_user() [global sent: kept as struct timespec]"])
+
+
+OTHER_CONFIGURATION = {"tick.c": """\
+struct ticker {
+	struct timespec start;
+	struct timespec wire;
+};
+
+#ifdef CONFIG_TICK_HRTIMER
+static void tick(struct ticker *t)
+{
+	hrtimer_forward_now(&t->timer, t->period);
+}
+#else
+static unsigned long since_ms(struct timespec *t0, struct timespec *t1)
+{
+	return (t1->tv_sec - t0->tv_sec) * 1000 + (t1->tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void tick(struct ticker *t)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	if (since_ms(&t->start, &now) > 1000)
+		t->start = now;
+	ktime_get_ts(&t->wire);
+	send_stamp(&t->wire);
+}
+#endif
+"""}
+
+
+class OtherConfiguration(unittest.TestCase):
+    """Functions in the #else branch of a configuration test (braces
+    balanced in the branch) are the driver's own: a value handed to them
+    converts with their parameters."""
+
+    def test_a_helper_in_an_else_branch_converts_with_its_callers(self):
+        new, converted, kept = driver_types.convert(OTHER_CONFIGURATION)
+        self.assertEqual(converted, ["field start, local now, param t0, param t1"])
+        tick = new["tick.c"]
+        for line in ("\tstruct timespec64 start;\n\tstruct timespec wire;",
+                     "static unsigned long since_ms(struct timespec64 *t0, struct timespec64 *t1)",
+                     "\tstruct timespec64 now;\n\n\tktime_get_ts64(&now);"):
+            self.assertIn(line, tick)
+
+    def test_a_value_handed_to_a_function_defined_elsewhere_stays(self):
+        new, converted, kept = driver_types.convert(OTHER_CONFIGURATION)
+        self.assertEqual([k["why"] for k in kept],
+                         ["tick.c:25: passed to send_stamp() [field wire: kept as struct timespec]"])
+        self.assertIn("ktime_get_ts(&t->wire);", new["tick.c"])

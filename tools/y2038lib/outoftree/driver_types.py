@@ -124,19 +124,28 @@ def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
 
 def first_branches(code: str) -> str:
     """code with the #else/#elif branches of each conditional blanked (the
-    same offsets): `#if 1 ... {` `#else ... {` `#endif` opens one brace, not two."""
-    out, skipping = [], []  # per open conditional: whether its current branch is blanked
-    for line in code.split("\n"):
+    same offsets) when their braces do not balance: `#if 1 ... {` `#else ...
+    {` `#endif` opens one brace, not two; a whole function in an #else
+    branch (the other configuration's) stays."""
+    lines = code.split("\n")
+    blank: Set[int] = set()
+    open_branches: list = []  # per open conditional: the line numbers of its current later branch, or None
+    for number, line in enumerate(lines):
         directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
         word = directive.group(1) if directive else ""
         if word.startswith("if"):
-            skipping.append(False)
-        elif word in ("elif", "else") and skipping:
-            skipping[-1] = True
-        elif word == "endif" and skipping:
-            skipping.pop()
-        out.append(" " * len(line) if any(skipping) and not word else line)
-    return "\n".join(out)
+            open_branches.append(None)
+        elif word in ("elif", "else", "endif") and open_branches:
+            branch = open_branches.pop()
+            if branch and sum(lines[n].count("{") - lines[n].count("}") for n in branch):
+                blank.update(branch)
+            if word != "endif":
+                open_branches.append([])
+        elif not word:
+            for branch in open_branches:
+                if branch is not None:
+                    branch.append(number)
+    return "\n".join(" " * len(line) if n in blank else line for n, line in enumerate(lines))
 
 
 def never_compiled(code: str) -> Set[int]:
