@@ -610,3 +610,65 @@ class OtherConfiguration(unittest.TestCase):
         self.assertEqual([k["why"] for k in kept],
                          ["tick.c:25: passed to send_stamp() [field wire: kept as struct timespec]"])
         self.assertIn("ktime_get_ts(&t->wire);", new["tick.c"])
+
+
+FIELD_ARRAYS = {"keys.h": """\
+#define PRINT(level, fmt, ...) printk(KERN_ ## level "keys: " fmt, ## __VA_ARGS__)
+#define KEY_DBG(port, fmt, ...) PRINT(DEBUG, "%d: " fmt, (port), ## __VA_ARGS__)
+
+struct keypad {
+	struct quirks {
+		int slow;
+	} quirks;
+	struct timeval pressed[8];
+	struct timeval sent[2];
+};
+#define KEYPAD_EVENT _IOR('k', 1, struct keypad)
+""", "keys.c": """\
+static long usec_since(const struct timeval *now, const struct timeval *then)
+{
+	return (now->tv_sec - then->tv_sec) * 1000000 + now->tv_usec - then->tv_usec;
+}
+
+static void key_down(struct keypad *k, int port)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	if (k->pressed[port].tv_sec != 0)
+		KEY_DBG(port, "[%lu.%06lu] after %ld us\\n", now.tv_sec, now.tv_usec,
+			usec_since(&now, &k->pressed[port]));
+	k->pressed[port] = now;
+	do_gettimeofday(&k->sent[0]);
+}
+"""}
+
+
+class FieldArrays(unittest.TestCase):
+    """An array of timevals in the driver's own structure (after a nested
+    struct) converts element by element with the locals stored into it;
+    seconds printed through a macro that prints through another macro
+    take %lld."""
+
+    def test_a_field_array_converts_with_its_values_and_their_print(self):
+        kernel_only = {"keys.h": FIELD_ARRAYS["keys.h"].replace("#define KEYPAD_EVENT _IOR('k', 1, struct keypad)\n", ""),
+                       "keys.c": FIELD_ARRAYS["keys.c"]}
+        new, converted, kept = driver_types.convert(kernel_only)
+        self.assertEqual(converted, ["field sent", "field pressed, local now, param now, param then"])
+        self.assertIn("\tstruct timespec64 pressed[8];", new["keys.h"])
+        for line in ('KEY_DBG(port, "[%lld.%06lu] after %ld us\\n", now.tv_sec, now.tv_nsec / NSEC_PER_USEC,',
+                     "ktime_get_real_ts64(&now);\n\tif (k->pressed[port].tv_sec != 0)",
+                     "\tk->pressed[port] = now;"):
+            self.assertIn(line, new["keys.c"])
+
+    def test_a_field_array_of_a_structure_that_reaches_user_space_stays(self):
+        """Its parameter given &k->pressed[port] stays with it; an element
+        only filled keeps its layout, filled from a timespec64."""
+        new, converted, kept = driver_types.convert(FIELD_ARRAYS)
+        self.assertEqual(converted, ["field sent (an ABI: kept at its size, filled from a timespec64)"])
+        self.assertEqual([k["why"] for k in kept], ["keys.h:11: struct keypad reaches user space (field pressed) "
+                                                    "[field pressed, local now, param now, param then: kept as struct timeval]"])
+        self.assertIn("\tstruct timeval pressed[8];\n\tstruct __kernel_old_timeval sent[2];", new["keys.h"])
+        for line in ("static long usec_since(const struct timeval *now, const struct timeval *then)",
+                     "do_gettimeofday(&now);", "ktime_get_real_ts64(&now64);\n\tk->sent[0].tv_sec = now64.tv_sec;"):
+            self.assertIn(line, new["keys.c"])

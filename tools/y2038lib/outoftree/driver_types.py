@@ -202,6 +202,19 @@ MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk)\s*\(")
 
 
+def print_macros(codes) -> Set[str]:
+    """The driver's variadic macros that print their arguments: their body
+    calls printk/pr_* or another such macro (LINE_DBG -> LINE_PRINTK -> printk)."""
+    variadic = {m.group(1): m.group(3) for code in codes for m in MACRO.finditer(code) if "..." in m.group(2)}
+    found: Set[str] = set()
+    while True:
+        more = {name for name, body in variadic.items() if name not in found and (
+            PRINT_CALL.search(body) or any(re.search(rf"\b{p}\s*\(", body) for p in found))}
+        if not more:
+            return found
+        found |= more
+
+
 def macro_candidates(a) -> list:
     """A parameter of one of the driver's function-like macros becomes a
     candidate (kind "macro", position: its index) when a call of the macro
@@ -270,12 +283,12 @@ def file_candidates(relpath: str, code: str) -> list:
         if not decl:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
-        if decl.group(3):  # an array: only a file-scope one, declared alone, converts (element by element)
+        if decl.group(3):  # an array: a file-scope one or a field, declared alone, converts (element by element)
             zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
-            if not pointer and (end == ";" or zeroed) and \
-                    placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
-                found.append(Candidate("global", name, m.group(1), relpath, (m.start(), m.end()),
-                                       position=m.start(), array=True))
+            placed = placement(code, m.start(), funcs, pointer, end) if not pointer and (end == ";" or zeroed) else None
+            if placed and placed[0] in ("global", "field") and (placed[0] == "global" or end == ";"):
+                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()),
+                                       function=placed[2], position=m.start(), array=True))
             continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
@@ -329,9 +342,10 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if end == ")":
         return None  # a prototype's parameter
     if code[:start].count("{") - code[:start].count("}") > 0:
-        # a field only right inside a struct's own braces
-        struct = re.findall(r"\b(?:struct|union)\s+(\w+)?\s*\{[^{}]*$", code[:start])
-        return None if pointer or not struct else ("field", None, struct[-1])
+        # a field only right inside a struct's own braces (nested structs before it closed)
+        brace = opening_brace(code, start)
+        struct = re.search(r"\b(?:struct|union)\s+(\w+)?\s*$", code[:brace]) if brace >= 0 else None
+        return None if pointer or not struct else ("field", None, struct.group(1) or "")
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
@@ -427,8 +441,7 @@ class Analysis:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
-        self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
-                             if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
+        self.print_macros = print_macros(self.code.values())
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
         self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
         self.candidates += macro_candidates(self)
@@ -444,7 +457,7 @@ class Analysis:
             for relpath, code in self.code.items():
                 for m in pattern.finditer(code):
                     if not self.other_struct(relpath, m.start(), c.function):
-                        found.append((relpath, m.start(), m.end()))
+                        found.append((relpath, m.start(), self._element_end(code, m.end()) if c.array else m.end()))
             return found
         code = self.code[c.relpath]
         lo, hi = c.scope if c.scope else (0, len(code))
@@ -652,6 +665,8 @@ def examine(a, links: Links) -> Findings:
         if c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
             found.abi.add(n)
+            for relpath, start, end in a.uses(c):  # only for the links: a parameter given &x.f stays with it
+                classify(a, c, n, relpath, start, end, found.edits, links.union)
             continue
         if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
             for other in by_name[("field", c.name)]:
@@ -1070,8 +1085,11 @@ def link_target(a, relpath, start, end):
     text = code[start:end]
     field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
     element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*", text)  # an array's element
+    field_element = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*$", text)  # p->times[i]
     for n, c in enumerate(a.candidates):
-        if field and c.kind == "field" and c.name == field.group(2):
+        if field and c.kind == "field" and c.name == field.group(2) and not c.array:
+            return n
+        if field_element and c.kind == "field" and c.array and c.name == field_element.group(2):
             return n
         if element and c.array and c.name == element.group(1):
             return n
