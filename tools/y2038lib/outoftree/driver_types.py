@@ -122,27 +122,31 @@ def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
     return -1
 
 
+CPLUSPLUS = re.compile(r"\s*#\s*(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*)?__cplusplus)\b")
+
+
 def first_branches(code: str) -> str:
     """code with the #else/#elif branches of each conditional blanked (the
     same offsets) when their braces do not balance: `#if 1 ... {` `#else ...
     {` `#endif` opens one brace, not two; a whole function in an #else
-    branch (the other configuration's) stays."""
+    branch (the other configuration's) stays.  An `#ifdef __cplusplus`
+    branch (extern "C" {) is blanked: the kernel is compiled as C."""
     lines = code.split("\n")
     blank: Set[int] = set()
-    open_branches: list = []  # per open conditional: the line numbers of its current later branch, or None
+    open_branches: list = []  # per open conditional: (lines of its current branch or None, blanked whatever it holds)
     for number, line in enumerate(lines):
         directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
         word = directive.group(1) if directive else ""
         if word.startswith("if"):
-            open_branches.append(None)
+            open_branches.append(([], True) if CPLUSPLUS.match(line) else (None, False))
         elif word in ("elif", "else", "endif") and open_branches:
-            branch = open_branches.pop()
-            if branch and sum(lines[n].count("{") - lines[n].count("}") for n in branch):
+            branch, dead = open_branches.pop()
+            if branch and (dead or sum(lines[n].count("{") - lines[n].count("}") for n in branch)):
                 blank.update(branch)
             if word != "endif":
-                open_branches.append([])
+                open_branches.append(([], False))
         elif not word:
-            for branch in open_branches:
+            for branch, _ in open_branches:
                 if branch is not None:
                     branch.append(number)
     return "\n".join(" " * len(line) if n in blank else line for n, line in enumerate(lines))
@@ -205,10 +209,10 @@ PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk)\s*\("
 def print_macros(codes) -> Set[str]:
     """The driver's variadic macros that print their arguments: their body
     calls printk/pr_* or another such macro (LINE_DBG -> LINE_PRINTK -> printk)."""
-    variadic = {m.group(1): m.group(3) for code in codes for m in MACRO.finditer(code) if "..." in m.group(2)}
+    variadic = [(m.group(1), m.group(3)) for code in codes for m in MACRO.finditer(code) if "..." in m.group(2)]
     found: Set[str] = set()
-    while True:
-        more = {name for name, body in variadic.items() if name not in found and (
+    while True:  # a name defined twice (one per configuration) prints if one of its bodies does
+        more = {name for name, body in variadic if name not in found and (
             PRINT_CALL.search(body) or any(re.search(rf"\b{p}\s*\(", body) for p in found))}
         if not more:
             return found
@@ -283,11 +287,11 @@ def file_candidates(relpath: str, code: str) -> list:
         if not decl:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
-        if decl.group(3):  # an array: a file-scope one or a field, declared alone, converts (element by element)
+        if decl.group(3):  # an array declared alone converts element by element
             zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
             placed = placement(code, m.start(), funcs, pointer, end) if not pointer and (end == ";" or zeroed) else None
-            if placed and placed[0] in ("global", "field") and (placed[0] == "global" or end == ";"):
-                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()),
+            if placed and placed[0] in ("global", "field", "local") and (placed[0] == "global" or end == ";"):
+                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()), placed[1],
                                        function=placed[2], position=m.start(), array=True))
             continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
@@ -477,7 +481,7 @@ class Analysis:
             return found
         for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
             start = lo + m.start()
-            found.append((c.relpath, start, start + len(c.name)))
+            found.append((c.relpath, start, self._element_end(code, start + len(c.name)) if c.array else start + len(c.name)))
         if c.kind == "local":  # the declaration's own mention
             found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
                                                    or re.match(r"\s*[,;=]", code[u[2]:]) and
@@ -720,7 +724,7 @@ def owned_by_per_file_rules(a, members, edits) -> bool:
     none of them copied whole into another (y = x;: the per-file rules
     convert a local alone)."""
     cands = [a.candidates[m] for m in members]
-    return all(c.kind == "local" and not c.in_macro and not c.static for c in cands) and \
+    return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
         not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
 
@@ -881,7 +885,7 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
         # written field, so this unchanged name marks the local as this pass's (PASS_ONLY_EDITS)
         out.append((relpath, m_start, m_end, "tv_sec"))
         return ""
-    pos = expr_start
+    pos, call = expr_start, None
     while name == "tv_sec" and not CAST.search(code[:pos]):  # a cast one is printed as its cast's type
         call = enclosing_call(code, pos)
         if call and (PRINTS.match(call[0]) or call[0] in a.print_macros):
@@ -890,6 +894,8 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
         if group is None:
             break
         pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
+    if call and '"' in "".join(split_args(a.texts[relpath][call[1] + 1:call[2]])[:call[3]]):
+        return f"tv_sec printed through {call[0]}(), whose format this pass does not read"
     return ""
 
 
