@@ -741,3 +741,34 @@ class LocalArray(unittest.TestCase):
                          ["ini.c:26: tv_sec printed through vendor_log(), whose format this pass does not read "
                           "[local tv: kept as struct timeval]"])
         self.assertIn("\tstruct timeval tv[2];\n\n\tdo_gettimeofday(&tv[0]);\n\tini_scan(NULL);", self.new["ini.c"])
+
+
+TWO_DEFINITIONS = {"since.c": """\
+#ifdef CONFIG_FAST
+static long since(struct timespec *t)
+{
+	return t->tv_sec;
+}
+#else
+static long since(struct timespec *t)
+{
+	return fast_since(t);
+}
+#endif
+
+static long poll(void)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	return since(&now);
+}
+"""}
+
+
+class TwoDefinitions(unittest.TestCase):
+    def test_a_function_defined_once_per_configuration_changes_in_both_or_neither(self):
+        new, converted, kept = driver_types.convert(TWO_DEFINITIONS)
+        self.assertEqual((converted, [k["why"] for k in kept]),
+                         ([], ["since.c:9: passed to fast_since() [local now, param t: kept as struct timespec]"]))
+        self.assertEqual(new, {})

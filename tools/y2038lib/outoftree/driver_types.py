@@ -662,9 +662,11 @@ def examine(a, links: Links) -> Findings:
     by_name: Dict[Tuple[str, str], List[int]] = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
-    shared: Dict[Tuple[str, tuple], int] = {}
+    shared: Dict[tuple, int] = {}
     for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
+        if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
+            links.union(n, shared.setdefault(("param", c.function, c.name), n))
     for n, c in enumerate(a.candidates):
         if c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
