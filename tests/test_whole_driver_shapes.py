@@ -772,3 +772,32 @@ class TwoDefinitions(unittest.TestCase):
         self.assertEqual((converted, [k["why"] for k in kept]),
                          ([], ["since.c:9: passed to fast_since() [local now, param t: kept as struct timespec]"]))
         self.assertEqual(new, {})
+
+
+BUFFER_PRINT = {"bench.c": """\
+#define bench_print(file, fmt, args...) \\
+({	int _rc_ = sprintf((file)->head, fmt, args); \\
+	(file)->head += _rc_; \\
+	_rc_; })
+#define bench_vprint(file, test, fmt, args...) bench_print(file, "%s: " fmt, test, args)
+
+static void bench_run(struct bench_file *file, const char *name)
+{
+	struct timespec start, stop, delta;
+
+	getnstimeofday(&start);
+	bench_loop();
+	getnstimeofday(&stop);
+	delta = timespec_sub(stop, start);
+	bench_vprint(file, name, "%-22s %2ld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);
+}
+"""}
+
+
+class BufferPrint(unittest.TestCase):
+    def test_a_macro_printing_into_a_buffer_with_sprintf_is_a_print(self):
+        """bench_vprint -> bench_print -> sprintf: %2ld of tv_sec takes %2lld."""
+        new, converted, kept = driver_types.convert(BUFFER_PRINT)
+        self.assertEqual((converted, kept), (["local delta, local start, local stop"], []))
+        self.assertIn('bench_vprint(file, name, "%-22s %2lld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);',
+                      new["bench.c"])
