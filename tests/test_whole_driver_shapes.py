@@ -790,6 +790,8 @@ static void bench_run(struct bench_file *file, const char *name)
 	getnstimeofday(&stop);
 	delta = timespec_sub(stop, start);
 	bench_vprint(file, name, "%-22s %2ld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);
+	bench_vprint(file, BENCH_NAME, "start=%ld.%09lds, stop=%ld.%09lds\\n",
+		     start.tv_sec, start.tv_nsec, stop.tv_sec, stop.tv_nsec);
 }
 """}
 
@@ -801,3 +803,7 @@ class BufferPrint(unittest.TestCase):
         self.assertEqual((converted, kept), (["local delta, local start, local stop"], []))
         self.assertIn('bench_vprint(file, name, "%-22s %2lld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);',
                       new["bench.c"])
+
+    def test_a_comma_inside_the_format_separates_no_arguments(self):
+        new, converted, kept = driver_types.convert(BUFFER_PRINT)
+        self.assertIn('"start=%lld.%09lds, stop=%lld.%09lds\\n",', new["bench.c"])

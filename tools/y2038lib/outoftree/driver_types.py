@@ -896,7 +896,7 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
         if group is None:
             break
         pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
-    if call and '"' in "".join(split_args(a.texts[relpath][call[1] + 1:call[2]])[:call[3]]):
+    if call and '"' in "".join(call_args(a, relpath, call[1], call[2])[:call[3]]):
         return f"tv_sec printed through {call[0]}(), whose format this pass does not read"
     return ""
 
@@ -1198,11 +1198,21 @@ def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
     return ""
 
 
+def call_args(a, relpath, open_, close) -> list:
+    """A call's arguments as written, split where the code (strings
+    blanked) has its commas: a comma inside a format is no separator."""
+    args, at = [], open_ + 1
+    for piece in split_args(a.code[relpath][open_ + 1:close]):
+        args.append(a.texts[relpath][at:at + len(piece)])
+        at += len(piece) + 1
+    return args
+
+
 def print_edit(a, relpath, call, expr_start, m_end, out):
     """tv_sec printed: its conversion in the format becomes %lld."""
     name, open_, close, idx = call
     text = a.texts[relpath]
-    args = split_args(text[open_ + 1:close])
+    args = call_args(a, relpath, open_, close)
     fmt_index = next((i for i, arg in enumerate(args) if re.search(r'"', arg)), None)
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
