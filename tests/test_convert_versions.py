@@ -489,3 +489,48 @@ class EachStepIsolated(unittest.TestCase):
             self.assertEqual((out / unchanged).read_text(), (src / unchanged).read_text(), unchanged)
         for converted in ("good.c", "check.c", "whole.c"):  # flip.cocci still ran on them
             self.assertIn("flip_b(1);", (out / converted).read_text(), converted)
+
+
+CAPTURE_C = """\
+#include <media/videobuf-core.h>
+
+struct cam_buffer {
+	struct videobuf_buffer vb;
+	int fmt;
+};
+
+static void cam_fill(struct cam_buffer *buf)
+{
+	buf->vb.state = VIDEOBUF_DONE;
+	do_gettimeofday(&buf->vb.ts);
+}
+"""
+
+
+class VideobufRange(unittest.TestCase):
+    """struct videobuf_buffer's ts is a struct timeval before 5.1 and u64
+    nanoseconds after: the stamp changes only where every kernel of the
+    range has the u64 field."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-videobuf-"))
+        cls.src = write(cls.tmp / "cam", {"capture.c": CAPTURE_C})
+        cls.runs = {k: run_cli("convert", str(cls.src), "--out", str(cls.tmp / k), "--campaign", "legacy-time-api",
+                               "--min-kernel", k) for k in ("4.19", "5.1")}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_a_range_from_4_19_keeps_the_stamp_and_says_why(self):
+        self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
+        self.assertIn("do_gettimeofday(&buf->vb.ts);", (self.tmp / "4.19" / "capture.c").read_text())
+        report = json.loads((self.tmp / "4.19" / "y2038-convert.json").read_text())
+        self.assertIn("capture.c:11: u64 nanoseconds in struct videobuf_buffer's ts needs Linux 5.1; "
+                      "this code supports 4.19", "\n".join(report["needs_newer_kernel"]))
+
+    def test_a_range_from_5_1_stores_nanoseconds(self):
+        self.assertEqual(self.runs["5.1"].returncode, 0, self.runs["5.1"].stderr)
+        self.assertIn("\tbuf->vb.state = VIDEOBUF_DONE;\n\tbuf->vb.ts = ktime_get_real_ns();\n}",
+                      (self.tmp / "5.1" / "capture.c").read_text())

@@ -453,3 +453,357 @@ class Layouts(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+SECONDS_WRITTEN = {"stamp.c": """\
+struct wire_event {
+	struct timeval at;
+} __packed;
+
+static void local_stamp(char *buf, unsigned int len)
+{
+	struct timeval tv;
+	struct rtc_time tm;
+
+	memset(&tv, 0, sizeof(struct timeval));
+	do_gettimeofday(&tv);
+	tv.tv_sec -= sys_tz.tz_minuteswest * 60;
+	rtc_time64_to_tm(tv.tv_sec, &tm);
+	snprintf(buf, len, "%02d:%02d", tm.tm_hour, tm.tm_min);
+}
+
+static void wire_stamp(struct wire_event *e)
+{
+	do_gettimeofday(&e->at);
+	e->at.tv_sec += 1;
+}
+
+static long alone(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv.tv_sec;
+}
+"""}
+
+
+class SecondsWritten(unittest.TestCase):
+    """A local whose tv_sec is written in place (shifted to local time):
+    the per-file rules refuse a written field, this pass converts it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(SECONDS_WRITTEN)
+
+    def test_a_local_shifted_in_place_converts_with_its_memset(self):
+        self.assertEqual(self.converted[1:], ["local tv"])
+        stamp = self.new["stamp.c"]
+        for line in ("\tstruct timespec64 tv;\n\tstruct rtc_time tm;", "memset(&tv, 0, sizeof(struct timespec64));",
+                     "ktime_get_real_ts64(&tv);\n\ttv.tv_sec -= sys_tz.tz_minuteswest * 60;"):
+            self.assertIn(line, stamp)
+
+    def test_a_packed_field_written_the_same_way_keeps_its_layout(self):
+        self.assertEqual((self.converted[0], self.kept),
+                         ("field at (an ABI: kept at its size, filled from a timespec64)", []))
+        self.assertIn("\tstruct __kernel_old_timeval at;\n} __packed;", self.new["stamp.c"])
+        self.assertIn("\te->at.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n\te->at.tv_sec += 1;", self.new["stamp.c"])
+
+    def test_a_lone_local_only_read_stays_the_per_file_rules(self):
+        self.assertIn("\tstruct timeval tv;\n\n\tdo_gettimeofday(&tv);\n\treturn tv.tv_sec;", self.new["stamp.c"])
+
+
+ZEROED_ARRAYS = {"glove.c": """\
+static struct timespec now[4] = {{0, 0}};
+static struct timespec before[4] = { { 0 } };
+static struct timeval limits[2] = {{1, 500000}, {2, 0}};
+static struct timespec sent[2] = {{0, 0}};
+
+static int gap_ms(int n)
+{
+	ktime_get_ts(&now[n]);
+	if ((now[n].tv_sec - before[n].tv_sec) * 1000 + (now[n].tv_nsec - before[n].tv_nsec) / 1000000 > 50)
+		ktime_get_ts(&before[n]);
+	return limits[0].tv_sec;
+}
+
+static int report(void __user *buf)
+{
+	ktime_get_ts(&sent[0]);
+	return copy_to_user(buf, sent, sizeof(sent));
+}
+"""}
+
+
+class ZeroedArrays(unittest.TestCase):
+    """A file-scope array initialised to zeros means the same as a
+    timespec64 one; one with other values (a timeval's {s, us} would be
+    read as {s, ns}) or copied to user space stays."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ZEROED_ARRAYS)
+
+    def test_zero_initialised_arrays_convert_with_their_fills(self):
+        self.assertEqual(self.converted, ["global now", "global before"])
+        glove = self.new["glove.c"]
+        for line in ("static struct timespec64 now[4] = {{0, 0}};", "static struct timespec64 before[4] = { { 0 } };",
+                     "ktime_get_ts64(&now[n]);", "ktime_get_ts64(&before[n]);"):
+            self.assertIn(line, glove)
+
+    def test_an_array_with_values_and_one_copied_to_user_space_stay(self):
+        glove = self.new["glove.c"]
+        self.assertIn("static struct timeval limits[2] = {{1, 500000}, {2, 0}};", glove)
+        self.assertIn("static struct timespec sent[2] = {{0, 0}};", glove)
+        self.assertIn("ktime_get_ts(&sent[0]);", glove)
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["glove.c:17: passed to copy_to_user() [global sent: kept as struct timespec]"])
+
+
+OTHER_CONFIGURATION = {"tick.c": """\
+struct ticker {
+	struct timespec start;
+	struct timespec wire;
+};
+
+#ifdef CONFIG_TICK_HRTIMER
+static void tick(struct ticker *t)
+{
+	hrtimer_forward_now(&t->timer, t->period);
+}
+#else
+static unsigned long since_ms(struct timespec *t0, struct timespec *t1)
+{
+	return (t1->tv_sec - t0->tv_sec) * 1000 + (t1->tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void tick(struct ticker *t)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	if (since_ms(&t->start, &now) > 1000)
+		t->start = now;
+	ktime_get_ts(&t->wire);
+	send_stamp(&t->wire);
+}
+#endif
+"""}
+
+
+class OtherConfiguration(unittest.TestCase):
+    """Functions in the #else branch of a configuration test (braces
+    balanced in the branch) are the driver's own: a value handed to them
+    converts with their parameters."""
+
+    def test_a_helper_in_an_else_branch_converts_with_its_callers(self):
+        new, converted, kept = driver_types.convert(OTHER_CONFIGURATION)
+        self.assertEqual(converted, ["field start, local now, param t0, param t1"])
+        tick = new["tick.c"]
+        for line in ("\tstruct timespec64 start;\n\tstruct timespec wire;",
+                     "static unsigned long since_ms(struct timespec64 *t0, struct timespec64 *t1)",
+                     "\tstruct timespec64 now;\n\n\tktime_get_ts64(&now);"):
+            self.assertIn(line, tick)
+
+    def test_a_value_handed_to_a_function_defined_elsewhere_stays(self):
+        new, converted, kept = driver_types.convert(OTHER_CONFIGURATION)
+        self.assertEqual([k["why"] for k in kept],
+                         ["tick.c:25: passed to send_stamp() [field wire: kept as struct timespec]"])
+        self.assertIn("ktime_get_ts(&t->wire);", new["tick.c"])
+
+
+FIELD_ARRAYS = {"keys.h": """\
+#define PRINT(level, fmt, ...) printk(KERN_ ## level "keys: " fmt, ## __VA_ARGS__)
+#define KEY_DBG(port, fmt, ...) PRINT(DEBUG, "%d: " fmt, (port), ## __VA_ARGS__)
+
+struct keypad {
+	struct quirks {
+		int slow;
+	} quirks;
+	struct timeval pressed[8];
+	struct timeval sent[2];
+};
+#define KEYPAD_EVENT _IOR('k', 1, struct keypad)
+""", "keys.c": """\
+static long usec_since(const struct timeval *now, const struct timeval *then)
+{
+	return (now->tv_sec - then->tv_sec) * 1000000 + now->tv_usec - then->tv_usec;
+}
+
+static void key_down(struct keypad *k, int port)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	if (k->pressed[port].tv_sec != 0)
+		KEY_DBG(port, "[%lu.%06lu] after %ld us\\n", now.tv_sec, now.tv_usec,
+			usec_since(&now, &k->pressed[port]));
+	k->pressed[port] = now;
+	do_gettimeofday(&k->sent[0]);
+}
+"""}
+
+
+class FieldArrays(unittest.TestCase):
+    """An array of timevals in the driver's own structure (after a nested
+    struct) converts element by element with the locals stored into it;
+    seconds printed through a macro that prints through another macro
+    take %lld."""
+
+    def test_a_field_array_converts_with_its_values_and_their_print(self):
+        kernel_only = {"keys.h": FIELD_ARRAYS["keys.h"].replace("#define KEYPAD_EVENT _IOR('k', 1, struct keypad)\n", ""),
+                       "keys.c": FIELD_ARRAYS["keys.c"]}
+        new, converted, kept = driver_types.convert(kernel_only)
+        self.assertEqual(converted, ["field sent", "field pressed, local now, param now, param then"])
+        self.assertIn("\tstruct timespec64 pressed[8];", new["keys.h"])
+        for line in ('KEY_DBG(port, "[%lld.%06lu] after %ld us\\n", now.tv_sec, now.tv_nsec / NSEC_PER_USEC,',
+                     "ktime_get_real_ts64(&now);\n\tif (k->pressed[port].tv_sec != 0)",
+                     "\tk->pressed[port] = now;"):
+            self.assertIn(line, new["keys.c"])
+
+    def test_a_field_array_of_a_structure_that_reaches_user_space_stays(self):
+        """Its parameter given &k->pressed[port] stays with it; an element
+        only filled keeps its layout, filled from a timespec64."""
+        new, converted, kept = driver_types.convert(FIELD_ARRAYS)
+        self.assertEqual(converted, ["field sent (an ABI: kept at its size, filled from a timespec64)"])
+        self.assertEqual([k["why"] for k in kept], ["keys.h:11: struct keypad reaches user space (field pressed) "
+                                                    "[field pressed, local now, param now, param then: kept as struct timeval]"])
+        self.assertIn("\tstruct timeval pressed[8];\n\tstruct __kernel_old_timeval sent[2];", new["keys.h"])
+        for line in ("static long usec_since(const struct timeval *now, const struct timeval *then)",
+                     "do_gettimeofday(&now);", "ktime_get_real_ts64(&now64);\n\tk->sent[0].tv_sec = now64.tv_sec;"):
+            self.assertIn(line, new["keys.c"])
+
+
+LOCAL_ARRAY = {"ini.h": """\
+#ifdef __KERNEL__
+#define TRACE(fmt, arg...) do { printk(KERN_DEBUG "ini: " fmt "\\n", ##arg); } while (0)
+#else
+#define TRACE(fmt, arg...) do { user_log("ini: " fmt "\\n", ##arg); } while (0)
+#endif
+""", "ini.c": """\
+#ifdef __cplusplus
+#if __cplusplus
+extern "C" {
+#endif
+#endif
+
+int ini_lookup(const char *key)
+{
+	struct timeval tv[2];
+	int found;
+
+	do_gettimeofday(&tv[0]);
+	found = ini_scan(key);
+	do_gettimeofday(&tv[1]);
+	TRACE("took %ld ms", (tv[1].tv_sec - tv[0].tv_sec) * 1000 + (tv[1].tv_usec - tv[0].tv_usec) / 1000);
+	return found;
+}
+
+int ini_reload(struct ini_dev *dev)
+{
+	struct timeval tv[2];
+
+	do_gettimeofday(&tv[0]);
+	ini_scan(NULL);
+	do_gettimeofday(&tv[1]);
+	vendor_log(dev, "took %ld s", tv[1].tv_sec - tv[0].tv_sec);
+	return 0;
+}
+
+#ifdef __cplusplus
+#if __cplusplus
+}
+#endif
+#endif
+"""}
+
+
+class LocalArray(unittest.TestCase):
+    """A local array of timevals in a file wrapped in extern "C" { }
+    (never compiled as C++ in the kernel), printed through a macro defined
+    once per configuration: it converts, its %ld takes %lld; printed
+    through a function whose format this pass does not read, it stays."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(LOCAL_ARRAY)
+
+    def test_a_local_array_printed_through_a_print_macro_converts(self):
+        self.assertEqual(self.converted, ["local tv"])
+        ini = self.new["ini.c"]
+        for line in ("\tstruct timespec64 tv[2];\n\tint found;", "ktime_get_real_ts64(&tv[0]);",
+                     'TRACE("took %lld ms", (tv[1].tv_sec - tv[0].tv_sec) * 1000 + '
+                     "(tv[1].tv_nsec / NSEC_PER_USEC - tv[0].tv_nsec / NSEC_PER_USEC) / 1000);"):
+            self.assertIn(line, ini)
+
+    def test_seconds_printed_through_an_unknown_format_stay(self):
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["ini.c:26: tv_sec printed through vendor_log(), whose format this pass does not read "
+                          "[local tv: kept as struct timeval]"])
+        self.assertIn("\tstruct timeval tv[2];\n\n\tdo_gettimeofday(&tv[0]);\n\tini_scan(NULL);", self.new["ini.c"])
+
+
+TWO_DEFINITIONS = {"since.c": """\
+#ifdef CONFIG_FAST
+static long since(struct timespec *t)
+{
+	return t->tv_sec;
+}
+#else
+static long since(struct timespec *t)
+{
+	return fast_since(t);
+}
+#endif
+
+static long poll(void)
+{
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	return since(&now);
+}
+"""}
+
+
+class TwoDefinitions(unittest.TestCase):
+    def test_a_function_defined_once_per_configuration_changes_in_both_or_neither(self):
+        new, converted, kept = driver_types.convert(TWO_DEFINITIONS)
+        self.assertEqual((converted, [k["why"] for k in kept]),
+                         ([], ["since.c:9: passed to fast_since() [local now, param t: kept as struct timespec]"]))
+        self.assertEqual(new, {})
+
+
+BUFFER_PRINT = {"bench.c": """\
+#define bench_print(file, fmt, args...) \\
+({	int _rc_ = sprintf((file)->head, fmt, args); \\
+	(file)->head += _rc_; \\
+	_rc_; })
+#define bench_vprint(file, test, fmt, args...) bench_print(file, "%s: " fmt, test, args)
+
+static void bench_run(struct bench_file *file, const char *name)
+{
+	struct timespec start, stop, delta;
+
+	getnstimeofday(&start);
+	bench_loop();
+	getnstimeofday(&stop);
+	delta = timespec_sub(stop, start);
+	bench_vprint(file, name, "%-22s %2ld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);
+	bench_vprint(file, BENCH_NAME, "start=%ld.%09lds, stop=%ld.%09lds\\n",
+		     start.tv_sec, start.tv_nsec, stop.tv_sec, stop.tv_nsec);
+}
+"""}
+
+
+class BufferPrint(unittest.TestCase):
+    def test_a_macro_printing_into_a_buffer_with_sprintf_is_a_print(self):
+        """bench_vprint -> bench_print -> sprintf: %2ld of tv_sec takes %2lld."""
+        new, converted, kept = driver_types.convert(BUFFER_PRINT)
+        self.assertEqual((converted, kept), (["local delta, local start, local stop"], []))
+        self.assertIn('bench_vprint(file, name, "%-22s %2lld.%09ld\\n", "loop", delta.tv_sec, delta.tv_nsec);',
+                      new["bench.c"])
+
+    def test_a_comma_inside_the_format_separates_no_arguments(self):
+        new, converted, kept = driver_types.convert(BUFFER_PRINT)
+        self.assertIn('"start=%lld.%09lds, stop=%lld.%09lds\\n",', new["bench.c"])

@@ -52,14 +52,21 @@ class RuleHistory:
     introduced: dict
     removed: dict
     independent: bool
+    # what the `*` entry needs, for the report: its note up to a ':', unless about ktime_t
+    everything: str = "scalar ktime_t arithmetic"
 
     @classmethod
     def of(cls, rule) -> "RuleHistory":
+        introduced = rule.headers.get("Introduced") or ""
+        note = re.search(r"(?:^|,)\s*\d+\.\d+(?:\.\d+)?\s+\*\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", introduced)
         try:
-            return cls(history(rule.headers.get("Introduced")), history(rule.headers.get("Removed")),
-                       rule.headers.get("Sites", "").strip() == "independent")
+            found = cls(history(introduced), history(rule.headers.get("Removed")),
+                        rule.headers.get("Sites", "").strip() == "independent")
         except ValueError as err:
             raise ValueError(f"{rule.relpath}: {err}") from None
+        if note and "ktime_t" not in note.group(1):
+            found.everything = note.group(1).split(":")[0].strip()
+        return found
 
 
 def catalogue_names(histories) -> set:
@@ -222,7 +229,7 @@ class SiteFilter:
         if needs:
             version, name = max(needs)
             if version > lo:
-                what = ("scalar ktime_t arithmetic" if name == "*" else
+                what = (rh.everything if name == "*" else
                         f"struct {name}" if name in TYPES else f"{name}()")
                 return Decision(line, False, f"{what} needs Linux {kv.show(version)}; "
                                              f"this code supports {kv.describe(lo)}", False)

@@ -43,8 +43,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
-# edits no per-file rule makes (a jiffies fill, a tv_usec write): this pass takes such lone locals
-PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec"}
+# edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec", "tv_sec"}
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -122,21 +122,34 @@ def matching(code: str, pos: int, open_char="(", close_char=")") -> int:
     return -1
 
 
+CPLUSPLUS = re.compile(r"\s*#\s*(?:ifdef\s+__cplusplus|if\s+(?:defined\s*\(?\s*)?__cplusplus)\b")
+
+
 def first_branches(code: str) -> str:
     """code with the #else/#elif branches of each conditional blanked (the
-    same offsets): `#if 1 ... {` `#else ... {` `#endif` opens one brace, not two."""
-    out, skipping = [], []  # per open conditional: whether its current branch is blanked
-    for line in code.split("\n"):
+    same offsets) when their braces do not balance: `#if 1 ... {` `#else ...
+    {` `#endif` opens one brace, not two; a whole function in an #else
+    branch (the other configuration's) stays.  An `#ifdef __cplusplus`
+    branch (extern "C" {) is blanked: the kernel is compiled as C."""
+    lines = code.split("\n")
+    blank: Set[int] = set()
+    open_branches: list = []  # per open conditional: (lines of its current branch or None, blanked whatever it holds)
+    for number, line in enumerate(lines):
         directive = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
         word = directive.group(1) if directive else ""
         if word.startswith("if"):
-            skipping.append(False)
-        elif word in ("elif", "else") and skipping:
-            skipping[-1] = True
-        elif word == "endif" and skipping:
-            skipping.pop()
-        out.append(" " * len(line) if any(skipping) and not word else line)
-    return "\n".join(out)
+            open_branches.append(([], True) if CPLUSPLUS.match(line) else (None, False))
+        elif word in ("elif", "else", "endif") and open_branches:
+            branch, dead = open_branches.pop()
+            if branch and (dead or sum(lines[n].count("{") - lines[n].count("}") for n in branch)):
+                blank.update(branch)
+            if word != "endif":
+                open_branches.append(([], False))
+        elif not word:
+            for branch, _ in open_branches:
+                if branch is not None:
+                    branch.append(number)
+    return "\n".join(" " * len(line) if n in blank else line for n, line in enumerate(lines))
 
 
 def never_compiled(code: str) -> Set[int]:
@@ -190,7 +203,20 @@ def functions(code: str):
 
 
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
-PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk)\s*\(")
+PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
+
+
+def print_macros(codes) -> Set[str]:
+    """The driver's variadic macros that print their arguments: their body
+    calls printk/pr_* or another such macro (LINE_DBG -> LINE_PRINTK -> printk)."""
+    variadic = [(m.group(1), m.group(3)) for code in codes for m in MACRO.finditer(code) if "..." in m.group(2)]
+    found: Set[str] = set()
+    while True:  # a name defined twice (one per configuration) prints if one of its bodies does
+        more = {name for name, body in variadic if name not in found and (
+            PRINT_CALL.search(body) or any(re.search(rf"\b{p}\s*\(", body) for p in found))}
+        if not more:
+            return found
+        found |= more
 
 
 def macro_candidates(a) -> list:
@@ -261,10 +287,12 @@ def file_candidates(relpath: str, code: str) -> list:
         if not decl:
             continue
         pointer, name, end = decl.group(1), decl.group(2), decl.group(4)
-        if decl.group(3):  # an array: only a file-scope one, declared alone, converts (element by element)
-            if not pointer and end == ";" and placement(code, m.start(), funcs, pointer, end) == ("global", None, ""):
-                found.append(Candidate("global", name, m.group(1), relpath, (m.start(), m.end()),
-                                       position=m.start(), array=True))
+        if decl.group(3):  # an array declared alone converts element by element
+            zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
+            placed = placement(code, m.start(), funcs, pointer, end) if not pointer and (end == ";" or zeroed) else None
+            if placed and placed[0] in ("global", "field", "local") and (placed[0] == "global" or end == ";"):
+                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()), placed[1],
+                                       function=placed[2], position=m.start(), array=True))
             continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
@@ -318,9 +346,10 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if end == ")":
         return None  # a prototype's parameter
     if code[:start].count("{") - code[:start].count("}") > 0:
-        # a field only right inside a struct's own braces
-        struct = re.findall(r"\b(?:struct|union)\s+(\w+)?\s*\{[^{}]*$", code[:start])
-        return None if pointer or not struct else ("field", None, struct[-1])
+        # a field only right inside a struct's own braces (nested structs before it closed)
+        brace = opening_brace(code, start)
+        struct = re.search(r"\b(?:struct|union)\s+(\w+)?\s*$", code[:brace]) if brace >= 0 else None
+        return None if pointer or not struct else ("field", None, struct.group(1) or "")
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
@@ -416,8 +445,7 @@ class Analysis:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
-        self.print_macros = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)
-                             if PRINT_CALL.search(m.group(3)) and "..." in m.group(2)}
+        self.print_macros = print_macros(self.code.values())
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
         self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
         self.candidates += macro_candidates(self)
@@ -433,7 +461,7 @@ class Analysis:
             for relpath, code in self.code.items():
                 for m in pattern.finditer(code):
                     if not self.other_struct(relpath, m.start(), c.function):
-                        found.append((relpath, m.start(), m.end()))
+                        found.append((relpath, m.start(), self._element_end(code, m.end()) if c.array else m.end()))
             return found
         code = self.code[c.relpath]
         lo, hi = c.scope if c.scope else (0, len(code))
@@ -453,7 +481,7 @@ class Analysis:
             return found
         for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
             start = lo + m.start()
-            found.append((c.relpath, start, start + len(c.name)))
+            found.append((c.relpath, start, self._element_end(code, start + len(c.name)) if c.array else start + len(c.name)))
         if c.kind == "local":  # the declaration's own mention
             found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
                                                    or re.match(r"\s*[,;=]", code[u[2]:]) and
@@ -634,13 +662,17 @@ def examine(a, links: Links) -> Findings:
     by_name: Dict[Tuple[str, str], List[int]] = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
-    shared: Dict[Tuple[str, tuple], int] = {}
+    shared: Dict[tuple, int] = {}
     for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
+        if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
+            links.union(n, shared.setdefault(("param", c.function, c.name), n))
     for n, c in enumerate(a.candidates):
         if c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
             found.abi.add(n)
+            for relpath, start, end in a.uses(c):  # only for the links: a parameter given &x.f stays with it
+                classify(a, c, n, relpath, start, end, found.edits, links.union)
             continue
         if c.kind == "field" and len(by_name[("field", c.name)]) > 1:
             for other in by_name[("field", c.name)]:
@@ -694,7 +726,7 @@ def owned_by_per_file_rules(a, members, edits) -> bool:
     none of them copied whole into another (y = x;: the per-file rules
     convert a local alone)."""
     cands = [a.candidates[m] for m in members]
-    return all(c.kind == "local" and not c.in_macro and not c.static for c in cands) and \
+    return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
         not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
 
@@ -849,7 +881,13 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
     code = a.code[relpath]
     if name == "tv_usec":
         return usec_use(a, c, relpath, expr_start, m_start, m_end, out)
-    pos = expr_start
+    if name == "tv_sec" and (re.match(r"\s*(?:[-+*/]?=(?!=)|\+\+|--)", code[m_end:]) or
+                             code[:expr_start].rstrip().endswith(("++", "--"))):
+        # x.tv_sec -= offset; means the same on a time64_t; the per-file rules refuse a
+        # written field, so this unchanged name marks the local as this pass's (PASS_ONLY_EDITS)
+        out.append((relpath, m_start, m_end, "tv_sec"))
+        return ""
+    pos, call = expr_start, None
     while name == "tv_sec" and not CAST.search(code[:pos]):  # a cast one is printed as its cast's type
         call = enclosing_call(code, pos)
         if call and (PRINTS.match(call[0]) or call[0] in a.print_macros):
@@ -858,6 +896,8 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
         if group is None:
             break
         pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
+    if call and '"' in "".join(call_args(a, relpath, call[1], call[2])[:call[3]]):
+        return f"tv_sec printed through {call[0]}(), whose format this pass does not read"
     return ""
 
 
@@ -1053,8 +1093,11 @@ def link_target(a, relpath, start, end):
     text = code[start:end]
     field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
     element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*", text)  # an array's element
+    field_element = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*$", text)  # p->times[i]
     for n, c in enumerate(a.candidates):
-        if field and c.kind == "field" and c.name == field.group(2):
+        if field and c.kind == "field" and c.name == field.group(2) and not c.array:
+            return n
+        if field_element and c.kind == "field" and c.array and c.name == field_element.group(2):
             return n
         if element and c.array and c.name == element.group(1):
             return n
@@ -1155,11 +1198,21 @@ def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
     return ""
 
 
+def call_args(a, relpath, open_, close) -> list:
+    """A call's arguments as written, split where the code (strings
+    blanked) has its commas: a comma inside a format is no separator."""
+    args, at = [], open_ + 1
+    for piece in split_args(a.code[relpath][open_ + 1:close]):
+        args.append(a.texts[relpath][at:at + len(piece)])
+        at += len(piece) + 1
+    return args
+
+
 def print_edit(a, relpath, call, expr_start, m_end, out):
     """tv_sec printed: its conversion in the format becomes %lld."""
     name, open_, close, idx = call
     text = a.texts[relpath]
-    args = split_args(text[open_ + 1:close])
+    args = call_args(a, relpath, open_, close)
     fmt_index = next((i for i, arg in enumerate(args) if re.search(r'"', arg)), None)
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
