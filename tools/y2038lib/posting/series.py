@@ -176,10 +176,8 @@ def baseline_diffs(tree, group: dict) -> Dict[str, Tuple[bytes, bytes]]:
 def mainline_has(tree, group: dict) -> bool:
     """Whether the newest packaged tree still has the bug a fix group
     removes, in every file of it (fixes.mainline_has)."""
-    def text(relpath):
-        return run_bytes(tree, ["git", "show", f"{tree.baseline}:{relpath}"]).decode(errors="replace")
-    return all(fixes.mainline_has(f, text(f), group_content(tree, group, f).decode(errors="replace"))
-               for f in group["files"])
+    return all(fixes.mainline_has(f, before.decode(errors="replace"), after.decode(errors="replace"))
+               for f, (before, after) in baseline_diffs(tree, group).items())
 
 
 def group_content(tree, group: dict, relpath: str) -> bytes:
