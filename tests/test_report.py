@@ -3,6 +3,7 @@
 external resource), headless Chromium renders it and the rendered page shows
 the series' figures; REVIEW.md carries the same figures.  Run on copies of
 the committed 6.1 and 6.12 series, so the committed files are not touched."""
+import html
 import json
 import re
 import shutil
@@ -38,11 +39,21 @@ class ReviewPage:
         shutil.rmtree(cls.tmp)
 
     def expected_figures(self):
+        """The figures count the posted patches; the build's own total also counts the
+        patches it withdrew to unverified/, which the page lists apart."""
         patches = self.results["patches"]
         build = self.results["build"]
+        compiled = [sum(p["lines_compiled"][i] for p in patches) for i in (0, 1)]
         return [f"{len(patches)}", f"{sum(p['rewrites'] for p in patches)}",
-                f"{len(build['verified'])} of {len(patches)}",
-                f"{build['lines_compiled'][0]} of {build['lines_compiled'][1]}"]
+                f"{len(build['verified'])} of {len(patches)}", f"{compiled[0]} of {compiled[1]}"]
+
+    def test_withdrawn_patches_are_listed_with_their_reason(self):
+        md = (self.tmp / "series" / "REVIEW.md").read_text()
+        for note in self.results.get("unverified") or []:
+            self.assertIn(f"- {note}", md)
+            self.assertIn(html.escape(note), self.html)
+        if not self.results.get("unverified"):
+            self.assertNotIn("unverified/", md)
 
     def test_page_is_self_contained(self):
         self.assertNotIn("<script", self.html)

@@ -123,6 +123,7 @@ def render_html(series: Path, results: SeriesResults) -> str:
     out += html_figures(figures(series, results))
     if results.compare:
         out.append(f"<p>{html.escape(compared(results.compare))}</p>")
+    out += html_unverified(results)
     out += html_fixes(series, results) + html_held(results) + html_matrix(results) + html_postings(results)
     parts = {p.name: patch_parts(series / p.name) for p in results.patches}
     out += html_patch_table(results, parts)
@@ -144,6 +145,14 @@ def html_figures(f: dict) -> list:
             f"<td>{'not run' if lines is None else f'{lines[0]} of {lines[1]}'}</td>"
             + "".join(f"<td>{badge(v)}</td>" for v in f["boot"].values())
             + f"<td>{f['hazards']['y2038']} / {f['hazards']['y2106']}</td></tr></table>"]
+
+
+def html_unverified(results: SeriesResults) -> list:
+    """The patches the build took out of the postings: the figures count posted patches only."""
+    if not results.unverified:
+        return []
+    return (['<h2>Not verified: withdrawn to unverified/</h2><ul class="unverified" id="unverified">']
+            + [f"<li>{html.escape(note)}</li>" for note in results.unverified] + ["</ul>"])
 
 
 def html_matrix(results: SeriesResults) -> list:
@@ -320,6 +329,9 @@ def render_markdown(series: Path, results: SeriesResults) -> str:
              "Boot: " + (", ".join(f"{a} {v.upper()}" for a, v in f["boot"].items()) or "not run") + ".",
              f"Hazards: {f['hazards']['y2038']} y2038, {f['hazards']['y2106']} y2106 (y2038-hazards.txt).",
              "", f"The whole review, with every diff: [{HTML_NAME}]({HTML_NAME}).", ""]
+    if results.unverified:
+        lines += ["Not verified, withdrawn to unverified/ (not counted above):", ""]
+        lines += [f"- {note}" for note in results.unverified] + [""]
     if results.compare:
         lines += [compared(results.compare), "", "```", covers.compare_section(results.compare), "```", ""]
     lines += markdown_fixes(series, results) + markdown_held(results)
