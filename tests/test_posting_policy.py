@@ -104,6 +104,31 @@ class CleanupPolicy(unittest.TestCase):
                       'reading timestamp"), Linux 6.15;', markdown)
         self.assertIn("Linux 6.12.118 still has the bug: ask the stable maintainers to backport that commit", markdown)
 
+    def test_a_32bit_fix_in_code_only_64bit_machines_run_is_held(self):
+        """wave5's vpu_poll_interval * NSEC_PER_MSEC wraps on 32-bit machines,
+        but VIDEO_WAVE_VPU depends on ARCH_K3 (arm64) || COMPILE_TEST: no
+        machine the driver runs on has the bug.  A fix of a bug of every
+        machine (no '// Machines: 32-bit') is posted whatever its Kconfig."""
+        if not SRC_612.exists():
+            self.skipTest("the 6.12 tree is not unpacked (tools/y2038 tree --kver 6.12)")
+        tree = mock.Mock(src=SRC_612)
+        wave5 = dict(group("drivers/media/platform/chips-media/wave5/wave5-vpu.c", "y2038-fixes", KORG + "media"),
+                     rules=[{"path": "cocci/y2038-fixes/ns_product_32.cocci", "sites": 1}])
+        workqueue = dict(wave5, files=["kernel/workqueue.c"])
+        wallclock = dict(wave5, rules=[{"path": "cocci/y2038-fixes/wallclock_s32_local.cocci", "sites": 1}])
+        posted, held = series.hold_cleanups([wave5, workqueue, wallclock], "6.12.118",
+                                            sixty_four_bit_only=lambda g: series.sixty_four_bit_only(tree, g))
+        self.assertEqual([g["files"] for g in posted], [["kernel/workqueue.c"], wave5["files"]])
+        self.assertEqual((held[0].document, held[0].section, held[0].machines),
+                         ("drivers/media/platform/chips-media/wave5/Kconfig", "config VIDEO_WAVE_VPU", "arm64"))
+        results = SeriesResults(version="6.12.118", baseline="0" * 40, draft=True, source="linux-source-6.12",
+                                campaigns=["y2038-fixes"], postings=[], patches=[], held=held)
+        with tempfile.TemporaryDirectory() as tmp:
+            markdown = flat(report.render_markdown(Path(tmp), results))
+        self.assertIn("A fix of 32-bit arithmetic in code that only 64-bit machines run (arm64; "
+                      "drivers/media/platform/chips-media/wave5/Kconfig, config VIDEO_WAVE_VPU: \"depends on "
+                      "V4L_MEM2MEM_DRIVERS && VIDEO_DEV && OF && (ARCH_K3 || COMPILE_TEST)\"", markdown)
+
     def test_mainline_still_has_the_bug(self):
         """Same function, same faulty expression (the code around it may
         have changed: cpuctx became cpc); not when the function is gone or
@@ -273,6 +298,10 @@ class BootClaim(unittest.TestCase):
         text = flat(covers.boot_section(results, results.patches[:1]))
         self.assertIn("None of this posting's 1 file is built into the boot kernels (some are built as modules, "
                       "never loaded): these boots did not run its changes and say nothing about them.", text)
+        # one paragraph about the whole series' kernel: no suite list that reads as this posting's
+        self.assertIn("Boot verification of the whole 2-patch series, this posting's among them", text)
+        self.assertIn("arm PASS, x86_64 PASS.", text)
+        self.assertNotIn("passed,", text)
 
     def test_the_files_each_boot_kernel_had_built_in(self):
         results = self.results({"x86_64": booted({"built_in": self.FILES[1:], "module": []}),

@@ -59,6 +59,8 @@ class SubjectPrefixes(unittest.TestCase):
         "kernel/time/timer_list.c": "timers",
         "kernel/sched/debug.c": "sched/debug",
         "fs/ocfs2/cluster/netdebug.c": "ocfs2",
+        "sound/soc/sof/sof-client-ipc-flood-test.c": "ASoC: SOF",  # not "ALSA: soc"
+        "sound/soc/codecs/wm8994.c": "ASoC: wm8994",
     }
 
     def test_every_named_case(self):
@@ -71,6 +73,8 @@ class SubjectPrefixes(unittest.TestCase):
         self.assertEqual(pr.subject("timers", "use x", TIP), "timers: Use x")  # tip: upper-case first word
         self.assertEqual(pr.subject("KVM: x86", "use x", ""), "KVM: x86: Use x")  # so is KVM's
         self.assertEqual(pr.subject("scsi: lpfc", "use x", ""), "scsi: lpfc: Use x")  # as SCSI's log has it
+        self.assertEqual(pr.subject("workqueue", "fix x", ""), "workqueue: Fix x")  # as Tejun's log has it
+        self.assertEqual(pr.subject("ASoC: SOF", "use x", ""), "ASoC: SOF: Use x")
         self.assertEqual(pr.subject("net: stmmac", "use x", ""), "net: stmmac: use x")
         self.assertEqual(pr.subject("net: tg3", "use x", NET_NEXT), "net: tg3: use x")
 

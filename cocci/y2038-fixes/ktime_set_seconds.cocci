@@ -24,6 +24,7 @@
 // Exclude: tools/ samples/ usr/ scripts/
 // Introduced: 2.6.16 ktime_set
 // Removed: -
+// Machines: 32-bit
 // Sites: independent
 // Subject: pass whole seconds to ktime_set() as seconds
 // Options: --no-includes --include-headers --max-width 100

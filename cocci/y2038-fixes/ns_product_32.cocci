@@ -31,6 +31,7 @@
 // Exclude: tools/ samples/ usr/ scripts/ kernel/smp.c
 // Introduced: 2.6.16 ktime_t, 2.6.16 NSEC_PER_SEC
 // Removed: -
+// Machines: 32-bit
 // Sites: independent
 // Subject: multiply nanosecond products in 64 bits
 // Types: included-headers

@@ -264,6 +264,7 @@ class HeldCleanup(Record):
     section: str
     says: str  # the section, quoted
     fixed_by: Optional[str] = None  # a fix mainline has made since: its commit, cited (posting/mainline_fixes.py)
+    machines: Optional[str] = None  # a fix of a 32-bit bug: the only, 64-bit, architectures its code runs on
 
 
 @dataclass

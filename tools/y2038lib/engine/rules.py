@@ -41,6 +41,11 @@ class Rule:
     headers: dict = field(default_factory=dict)
 
     @property
+    def fixes_32bit_only(self) -> bool:
+        """'// Machines: 32-bit': the bug it fixes is one of machines whose long is 32 bits."""
+        return self.headers.get("Machines", "").strip() == "32-bit"
+
+    @property
     def kind(self) -> str:
         return self.path.suffix[1:]
 

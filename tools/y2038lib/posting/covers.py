@@ -190,10 +190,19 @@ def build_section(results: SeriesResults, patches) -> str:
 
 
 def boot_section(results: SeriesResults, patches) -> str:
+    """The boots are of the whole series' kernel: the text says so, says
+    which of this posting's files they ran, and stays one paragraph when
+    they ran none (the suites they chose are then not this posting's)."""
     if results.boot is None:
         return BOOT_PLACEHOLDER
-    lines = ["Boot verification (QEMU TCG, tinyconfig + boot-tests/configs, RTC at "
-             f"{BOOT_RTC_BASE} UTC, init crossing 2038-01-19 03:14:07):"]
+    whole = f"the whole {len(results.patches)}-patch series, this posting's among them"
+    setup = (f"QEMU TCG, tinyconfig + boot-tests/configs, RTC at {BOOT_RTC_BASE} UTC, init crossing "
+             "2038-01-19 03:14:07")
+    verdicts = ", ".join(f"{arch} {boot.verdict.upper()}" for arch, boot in sorted(results.boot.items()))
+    coverage = boot_coverage(results.boot, sorted({f for p in patches for f in p.files}))
+    if coverage[0].startswith("None of this posting's"):
+        return wrap(f"Boot verification of {whole} ({setup}): {verdicts}.") + "\n" + "\n".join(coverage)
+    lines = [f"Boot verification of {whole} ({setup}):"]
     for arch, boot in sorted(results.boot.items()):
         counts = boot.counts()
         pristine = (results.boot_pristine or {}).get(arch)
@@ -204,7 +213,6 @@ def boot_section(results: SeriesResults, patches) -> str:
             lines.append(f"    {boot.suites['why']}")
         if boot.known_failures:
             lines.append(f"    failing on the pristine kernel too: {', '.join(boot.known_failures)}")
-    coverage = boot_coverage(results.boot, sorted({f for p in patches for f in p.files}))
     return "\n".join(lines) + "\n\n" + "\n".join(coverage)
 
 

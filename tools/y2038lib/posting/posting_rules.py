@@ -140,6 +140,8 @@ PREFIXES = [
     ("fs/", "{1}"),
     ("mm/", "mm"),
     ("lib/", "lib"),
+    ("sound/soc/sof/", "ASoC: SOF"),
+    ("sound/soc/", "ASoC: {drv}"),
     ("sound/", "ALSA: {1}"),
 ]
 
@@ -186,15 +188,16 @@ def subject_prefix(relpath: str) -> str:
 # profiles (maintainer-tip.rst, maintainer-kvm-x86.rst: "KVM: x86: Add ..."), the
 # others by their own logs ("scsi: lpfc: Fix ...", "s390/dasd: Fix ...",
 # "iommu/vt-d: Fix ...", "hwmon: (pmbus) Add ...", "drm/i915: Use ...",
-# "thermal: core: Fix ...", "PM: sleep: Fix ...", "cpufreq: Fix ...", "ubifs: Fix ...").
+# "thermal: core: Fix ...", "PM: sleep: Fix ...", "cpufreq: Fix ...", "ubifs: Fix ...",
+# "workqueue: Fix ...", "ASoC: SOF: Fix ...", "ALSA: hda: Fix ...").
 UPPER_CASE_PREFIXES = ("KVM:", "RISC-V: KVM", "scsi:", "s390", "iommu", "hwmon:", "drm/i915", "thermal:", "PM:",
-                       "cpufreq:", "ubifs:")
+                       "cpufreq:", "ubifs:", "workqueue:", "ASoC:", "ALSA:")
 
 
 def subject(prefix: str, summary: str, tree: str) -> str:
     """'<prefix>: <summary>' in the tree's form: Input's 'Input: drv - x',
     an upper-case first word where the subsystem writes one."""
-    if tree_kind(tree) == "tip" or prefix.startswith(UPPER_CASE_PREFIXES):
+    if tree_kind(tree) == "tip" or f"{prefix}:".startswith(UPPER_CASE_PREFIXES):
         summary = summary[:1].upper() + summary[1:]
     return f"{prefix} {summary}" if prefix.endswith((" -", ")")) else f"{prefix}: {summary}"
 

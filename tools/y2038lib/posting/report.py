@@ -261,6 +261,11 @@ def html_fixes(series: Path, results: SeriesResults) -> list:
     return out + ["</table>"]
 
 
+HELD_INTRO = ("Clean-ups whose trees take none, or made on a stable series' tree (fixes only); fixes for a "
+              "stable series that mainline needs first, fixes mainline has made since, and fixes of 32-bit "
+              "arithmetic in code no 32-bit machine runs.")
+
+
 def held(results: SeriesResults) -> list:
     """[(why, [held clean-ups])]: the clean-ups not posted, per tree and the
     policy that holds them (document, section, quoted); those of a stable
@@ -268,10 +273,15 @@ def held(results: SeriesResults) -> list:
     groups: Dict[tuple, list] = {}
     for h in results.held or []:
         stable = h.document == posting_rules.STABLE_TREE.document
-        groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says, h.fixed_by), []).append(h)
+        groups.setdefault(("" if stable else h.tree, h.document, h.section, h.says, h.fixed_by, h.machines),
+                          []).append(h)
     rows = []
-    for (tree, document, section, says, fixed_by), items in groups.items():
-        if fixed_by:
+    for (tree, document, section, says, fixed_by, machines), items in groups.items():
+        if machines:
+            why = (f"A fix of 32-bit arithmetic in code that only 64-bit machines run ({machines}; {document}, "
+                   f"{section}: \"{says}\", COMPILE_TEST aside): no machine it runs on has the bug, "
+                   "so it is not posted as a fix.")
+        elif fixed_by:
             why = (f"Mainline has fixed this since: {fixed_by}. Linux {results.version} still has the bug: "
                    f"ask the stable maintainers to backport that commit ({document}, \"{section}\": \"{says}\").")
         elif not tree and says == posting_rules.UPSTREAM_FIRST.says:
@@ -293,8 +303,7 @@ def markdown_held(results: SeriesResults) -> list:
     if not rows:
         return []
     lines = ["## Held: not posted", "",
-             "Clean-ups whose trees take none, or made on a stable series' tree (fixes only), and fixes "
-             "for a stable series that mainline needs first.", ""]
+             HELD_INTRO, ""]
     for why, items in rows:
         lines += [f"- {why}"]
         lines += [f"  - {h.prefix} ({h.campaign}): {h.sites} site{'s' if h.sites != 1 else ''} in "
@@ -306,8 +315,7 @@ def html_held(results: SeriesResults) -> list:
     rows = held(results)
     if not rows:
         return []
-    out = ["<h2>Held: not posted</h2><p>Clean-ups whose trees take none, or made on a stable series' tree "
-           "(fixes only), and fixes for a stable series that mainline needs first.</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
+    out = [f"<h2>Held: not posted</h2><p>{HELD_INTRO}</p><table class=\"held\" id=\"held\"><tr><th>patch</th><th>sites</th>"
            "<th>files</th><th>rules</th><th>why held: the tree and its policy</th></tr>"]
     for why, items in rows:
         for h in items:

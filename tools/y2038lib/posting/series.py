@@ -30,7 +30,8 @@ from ..engine.apply import commit_contents
 from .maintainers import Maintainers
 from .hazard_decisions import report_inputs as hazard_report_inputs
 from .hazards import hazards_text
-from ..engine.rules import RULE_KINDS
+from ..engine.rules import RULE_KINDS, parse_rule
+from .. import platforms
 from ..common import (COCCI_DIR, DEFAULT_SIGNOFF, PATCHES_DIR, Y2038Error, dependency_key, digest, git_env, path_key,
                       progress, run)
 from ..records import HeldCleanup, Hazards, Matches, Patch, Posting, SeriesResults, StageFile
@@ -140,16 +141,26 @@ def person(recipient: dict) -> str:
     return " ".join(name.lower().split()) or (address or recipient["address"]).lower()
 
 
-def hold_cleanups(groups, version: str, in_mainline=lambda group: False, fixed_since=lambda group: None) -> tuple:
+def hold_cleanups(groups, version: str, in_mainline=lambda group: False, fixed_since=lambda group: None,
+                  sixty_four_bit_only=lambda group: None) -> tuple:
     """(groups posted, HeldCleanup records): clean-ups for a tree that takes
     no standalone clean-ups (posting_rules.CLEANUP_POLICIES), or made on a
     stable series' tree (posting_rules.STABLE_TREE), are held; so is a fix
-    mainline has made since (fixed_since(group): a MainlineFix; a stable
-    backport request names it), and a fix made on a stable series' tree for
-    a bug mainline still has (in_mainline(group); posting_rules.UPSTREAM_FIRST)."""
+    of a 32-bit bug in code no 32-bit machine runs (sixty_four_bit_only(group):
+    a platforms.SixtyFourBitOnly), a fix mainline has made since
+    (fixed_since(group): a MainlineFix; a stable backport request names it),
+    and a fix made on a stable series' tree for a bug mainline still has
+    (in_mainline(group); posting_rules.UPSTREAM_FIRST)."""
     posted, held = [], []
     for g in groups:
         kind = campaign_info(g["campaign"])["kind"] or "cleanup"
+        only64 = sixty_four_bit_only(g) if kind == "fix" else None
+        if only64:
+            held.append(HeldCleanup(prefix=g["prefix"], campaign=g["campaign"], subsystem=g["subsystem"],
+                                    tree=g["tree"], files=g["files"], rules=[r["path"] for r in g["rules"]],
+                                    sites=g["sites"], document=only64.kconfig, section=f"config {only64.symbol}",
+                                    says=f"depends on {only64.depends}", machines=", ".join(only64.arches)))
+            continue
         upstream = fixed_since(g) if kind == "fix" else None
         if upstream:
             policy = mainline_fixes.BACKPORT
@@ -165,6 +176,15 @@ def hold_cleanups(groups, version: str, in_mainline=lambda group: False, fixed_s
                                 sites=g["sites"], document=policy.document, section=policy.section,
                                 says=policy.says, fixed_by=upstream and mainline_fixes.cited(upstream)))
     return posted, held
+
+
+def sixty_four_bit_only(tree, group: dict):
+    """Why no 32-bit machine runs a fix's files, when every rule of the fix
+    is for a 32-bit bug ('// Machines: 32-bit') and no file runs on one."""
+    if not all(parse_rule(COCCI_DIR.parent / r["path"]).fixes_32bit_only for r in group["rules"]):
+        return None
+    reasons = [platforms.sixty_four_bit_only(tree.src, f) for f in group["files"]]
+    return reasons[0] if all(reasons) else None
 
 
 def baseline_diffs(tree, group: dict) -> Dict[str, Tuple[bytes, bytes]]:
@@ -259,7 +279,8 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
     stamp.unlink(missing_ok=True)
     groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version,
                                  lambda group: mainline_has(tree, group),
-                                 lambda group: mainline_fixes.fixed_in_mainline(baseline_diffs(tree, group)))
+                                 lambda group: mainline_fixes.fixed_in_mainline(baseline_diffs(tree, group)),
+                                 lambda group: sixty_four_bit_only(tree, group))
     if not groups:
         progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)

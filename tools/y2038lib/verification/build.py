@@ -35,7 +35,7 @@ from ..common import (REPO, Step, Y2038Error, ccache_dir, dependency_key, git_en
                       read_json, run, write_json)
 from ..posting import covers
 from ..records import BUILD_PATCH_KEYS, BuildSummary, Patch, SeriesResults
-from .platform_arches import platform_arches
+from ..platforms import platform_arches
 
 CONFIG_FRAGMENT = REPO / "tools" / "configs" / "build-allmod.config"
 INCLUDERS_PER_HEADER = 2
