@@ -334,10 +334,11 @@ if __name__ == "__main__":
 
 
 class EveryRulesShownPatch(unittest.TestCase):
-    """The semantic patch a message shows runs as printed: for every rule
-    with a Coccinelle triple, the shown patch of all its transforming
-    sub-rules (Python constraints and the state they read included)
-    changes the triple's input as the whole rule does."""
+    """The semantic patch a message shows whole runs as printed: for every
+    rule with a Coccinelle triple, the runnable patch of all its
+    transforming sub-rules (Python constraints and the state they read
+    included) changes the triple's input as the whole rule does; a longer
+    one is shown simplified (SimplifiedPatches)."""
 
     def test_it_changes_each_triple_as_the_rule_does(self):
         checked = 0
@@ -349,7 +350,7 @@ class EveryRulesShownPatch(unittest.TestCase):
                 continue
             with self.subTest(rule=path.name), tempfile.TemporaryDirectory() as scratch:
                 shown = Path(scratch) / "shown.cocci"
-                shown.write_text(smpl.semantic_patch(rule.sub_rules, changing))
+                shown.write_text(smpl.runnable_patch(rule.sub_rules, changing))
                 before = triple.read_bytes()
                 self.assertEqual(spatch_plain(SimpleNamespace(path=shown, options=rule.options), before, mode=()),
                                  spatch_plain(rule, before))
@@ -357,6 +358,47 @@ class EveryRulesShownPatch(unittest.TestCase):
                                  "checkpatch wants commit message lines of at most 75 characters")
                 checked += 1
         self.assertGreater(checked, 10)
+
+
+class SimplifiedPatches(unittest.TestCase):
+    """A semantic patch longer than smpl.SHOWN_WHOLE lines is shown
+    simplified: each sub-rule's changes as the rule has them, without the
+    rules that decide where it applies or any Python, and it parses
+    (spatch --parse-cocci) unless it says what the rules left out choose.
+    A fresh identifier's Python stays: it makes the change."""
+
+    def test_each_long_patch_keeps_every_change_and_parses(self):
+        checked = 0
+        for path in sorted(rules.COCCI_DIR.glob("*/*.cocci")):
+            rule = rules.parse_rule(path)
+            for wanted in [[sub] for sub in smpl.transforming(rule.sub_rules)]:
+                runnable = smpl.runnable_patch(rule.sub_rules, wanted)
+                shown = smpl.semantic_patch(rule.sub_rules, wanted)
+                if runnable.count("\n") < smpl.SHOWN_WHOLE:
+                    self.assertEqual(shown, runnable)
+                    continue
+                with self.subTest(rule=path.name, sub=wanted[0].name):
+                    self.assertTrue(shown.startswith(smpl.SIMPLIFIED.format(n=runnable.count("\n") + 1)))
+                    # no script rule and no Python constraint (a fresh identifier's Python makes the change)
+                    self.assertNotRegex(shown, r"@(script|initialize):|:\s*script:python")
+                    self.assertLess(shown.count("\n"), runnable.count("\n") // 2)
+                    changes = [re.sub(r"@\w+\b", "", line) for line in wanted[0].body if line[:1] in ("+", "-")]
+                    self.assertEqual([line for line in shown.splitlines() if line[:1] in ("+", "-")], changes)
+                    if "chosen by the rules left out" not in shown:
+                        self.assertTrue(parses(shown), shown)
+                    checked += 1
+        self.assertGreater(checked, 10)
+
+    def test_the_message_says_simplified(self):
+        self.assertIn(", simplified,", messages.smpl_section([smpl.SIMPLIFIED.format(n=99) + "\n@r@\n@@\n- a\n+ b"]))
+        self.assertNotIn("simplified", messages.smpl_section(["@r@\n@@\n- a\n+ b"]))
+
+
+def parses(smpl_text: str) -> bool:
+    with tempfile.TemporaryDirectory() as scratch:
+        (Path(scratch) / "shown.cocci").write_text(smpl_text)
+        return subprocess.run(["spatch", "--parse-cocci", "shown.cocci"], cwd=scratch,
+                              capture_output=True).returncode == 0
 
 
 def long_smpl_lines(text: str) -> list:

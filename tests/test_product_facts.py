@@ -159,6 +159,10 @@ class ProductFacts(unittest.TestCase):
                          "fix the poll_interval and thresh_us overflows on 32-bit")
         self.assertIsNone(product_facts.summary([]))
 
+    def test_the_remedy_names_the_counts_and_their_casts(self):
+        self.assertIn("Cast arg.min_wait_usec to s64,", product_facts.remedy(self.products[2:3]))
+        self.assertIsNone(product_facts.remedy([]))
+
     def test_the_commit_message_takes_the_summary_and_the_facts(self):
         rule = {"path": "cocci/y2038-fixes/ns_product_32.cocci", "subject": "multiply nanosecond products in 64 bits",
                 "sites": 1, "fired": ["widen"]}
@@ -168,6 +172,15 @@ class ProductFacts(unittest.TestCase):
         message = messages.commit_message(group, None)
         self.assertTrue(message.startswith("io_uring: fix the min_wait_usec overflow on 32-bit\n"), message)
         self.assertIn("5000000 us gives 705032704 ns (0.705 s)", " ".join(message.split()))
+        self.assertIn("Multiply in 64 bits a count", message)  # without its remedy: the rule's own words
+        fixed = messages.commit_message(dict(group, remedy=product_facts.remedy(self.products[2:3])), None)
+        body = " ".join(fixed.split("// <smpl>")[0].split())
+        self.assertIn("Cast arg.min_wait_usec to s64, so that the product is computed in 64 bits, as it already is "
+                      "on 64-bit machines, where the result does not change.", body)
+        # said of its own count: the rule's background and its sentences for every kind of count go
+        self.assertNotIn("Multiply in 64 bits a count", body)
+        self.assertNotIn("a signed one overflowed", body)
+        self.assertLess(body.index("705032704 ns"), body.index("Cast arg.min_wait_usec"))
         tip = dict(group, files=["kernel/events/core.c"], tree="git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git",
                    summary=product_facts.summary(self.products[3:4]))
         self.assertTrue(messages.commit_message(tip, None).startswith(

@@ -26,6 +26,7 @@ HEADER = re.compile(r"^@(?!@)[^@]*@\s*$|^@@\s*$")
 POSITION_DECL = re.compile(r"^(\s*)position\s+(.*?);\s*$")
 # a metavariable's Python constraint or fresh identifier: `script:python(...) { code }`
 PYTHON_CODE = re.compile(r"script:python\s*\([^)]*\)\s*\{(.*?)\}\s*;", re.S)
+PYTHON_CONSTRAINT = re.compile(r"\s*:\s*script:python\s*\([^)]*\)\s*\{.*?\}(?=\s*[;,])", re.S)
 
 
 @dataclass
@@ -179,10 +180,101 @@ def needed(rules: List[SubRule], wanted: List[SubRule]) -> List[SubRule]:
     return [r for r in rules if id(r) in keep]
 
 
+# a commit message shows a semantic patch whole up to this many lines; a
+# longer one (the rules that decide where it applies, their Python) is shown
+# simplified: a 300-line script for a 3-line diff buries the change
+SHOWN_WHOLE = 60
+SIMPLIFIED = "// Simplified: the rules that decide where this applies are left out ({n} lines in all)."
+
+
 def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
     """The semantic patch of the rules wanted as a commit message shows it:
-    with the rules they need, without the virtual modes, comments, or
-    position metavariables no shown rule constrains or inherits."""
+    whole (runs as printed) when short, else simplified."""
+    whole = runnable_patch(rules, wanted)
+    lines = whole.count("\n") + 1
+    return whole if lines <= SHOWN_WHOLE else simplified_patch(rules, wanted, lines)
+
+
+def simplified_patch(rules: List[SubRule], wanted: List[SubRule], lines: int) -> str:
+    """The rules wanted alone, for a reader: no dependency, no position or
+    Python constraint, what they inherit declared in place as the rule that
+    binds it declares it (rule.x -> x)."""
+    parts = [SIMPLIFIED.format(n=lines)]
+    # the type names the shown rules use, declared once for the parser, as the file's rules declare them
+    declared = [name.strip() for r in rules for d in declarations(r.metavars) if d.startswith("typedef ")
+                for name in d[len("typedef "):].rstrip(";").split(",")]
+    used = set(re.findall(r"\w+", "\n".join(line for r in wanted for line in r.metavars + r.body)))
+    typedefs = [t for t in dict.fromkeys(declared + [t for r in wanted for t in typed_names(r.metavars)])
+                if t in used]
+    for rule in wanted:
+        _, qualifiers = split_depends(rule.depends)
+        metavars = wrap_declaration(f"typedef {', '.join(typedefs)};") if typedefs and rule is wanted[0] else []
+        for line in declarations([m for m in rule.metavars if not m.lstrip().startswith("//")]):
+            line = in_place(rules, PYTHON_CONSTRAINT.sub("", line))
+            if not POSITION_DECL.match(line):
+                metavars += wrap_declaration(line)
+        body = [re.sub(r"@\w+\b", "", line) for line in rule.body if not line.lstrip().startswith("//")]
+        scripted = added_only(rules, rule, body)
+        note = [f"// {', '.join(scripted)}: chosen by the rules left out"] if scripted else []
+        parts.append("\n".join([*note, "@" + " ".join(w for w in (rule.name or "", qualifiers) if w) + "@",
+                                *metavars, "@@", *body]))
+    return "\n\n".join(parts)
+
+
+def added_only(rules: List[SubRule], rule: SubRule, body: List[str]) -> List[str]:
+    """The metavariables rule takes from a script rule and uses in added
+    lines only: what such a script decides (a cast's type) the simplified
+    patch cannot; spatch refuses it, so the patch says so."""
+    scripts = {r.name for r in rules if r.kind.startswith("script") and r.name}
+    inherited = [name for origin, name in re.findall(r"\b(\w+)\.(\w+)", " ".join(rule.metavars))
+                 if origin in scripts]
+    removed = " ".join(line for line in body if not line.startswith("+"))
+    return [name for name in dict.fromkeys(inherited) if not re.search(rf"\b{name}\b", removed)]
+
+
+C_TYPES = {"int", "long", "short", "char", "unsigned", "signed", "void", "float", "double", "const"}
+
+
+def typed_names(metavars: List[str]) -> List[str]:
+    """Type names (not C's own) that typed expression metavariables use:
+    `idexpression ktime_t E;` needs `typedef ktime_t;` where no rule before
+    declares it."""
+    found = re.findall(r"^\s*(?:local\s+)?(?:idexpression|expression)\s+(?!struct\b)(\w+)\s*\**\s+\w",
+                       "\n".join(metavars), re.M)
+    return [t for t in dict.fromkeys(found) if t not in C_TYPES]
+
+
+def in_place(rules: List[SubRule], line: str) -> str:
+    """A declaration of one inherited metavariable (`identifier wide.U;`)
+    as the SmPL rule that binds it declares it, constraints on its values
+    kept (`identifier U = {NSEC_PER_SEC, ...};`); any other with the rule
+    names taken out."""
+    m = re.fullmatch(r"\s*[^,]*?\b(\w+)\.(\w+)\s*;", line)
+    origin = next((r for r in rules if m and r.name == m.group(1) and r.kind == "smpl"), None)
+    if m and origin:
+        for declaration in declarations([d for d in origin.metavars if not d.lstrip().startswith("//")]):
+            items = top_level_items(PYTHON_CONSTRAINT.sub("", declaration))
+            if len(items) == 1 and re.search(rf"\b{m.group(2)}\s*(?:[=!:]|;)", items[0]):
+                return in_place(rules, items[0])
+    return re.sub(r"\b\w+\.(\w+)", r"\1", line)
+
+
+def top_level_items(declaration: str) -> List[str]:
+    """A declaration cut at the commas outside braces and strings."""
+    items, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(declaration):
+        quoted = quoted != (ch == '"')
+        depth += 0 if quoted else {"{": 1, "}": -1}.get(ch, 0)
+        if ch == "," and not depth and not quoted:
+            items.append(declaration[start:i])
+            start = i + 1
+    return [item.strip() for item in items + [declaration[start:]]]
+
+
+def runnable_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
+    """The semantic patch of the rules wanted, as it runs: with the rules
+    they need, without the virtual modes, comments, or position
+    metavariables no shown rule constrains or inherits."""
     shown, python = with_python(rules, needed(rules, wanted))
     inherited = {m for r in shown for m in re.findall(r"\b(\w+\.\w+)", " ".join(r.metavars))}
     parts = []

@@ -49,13 +49,19 @@ def commit_message(group: dict, signoff) -> str:
     summary = group.get("summary") or (group["rules"][0]["subject"] if len(parsed) == 1 else campaign["subject"])
     summary = filled_subject(summary, diffs, lambda s: len(posting_rules.subject(prefix, s, tree)))
     body = Paragraphs()
-    # background: a rule's rationale is never empty (parse_rule), a campaign's text may be
-    body.add(filled_text(paragraphs(parsed[0].rationale)[0], diffs) if len(parsed) == 1 else campaign["text"])
+    # a fix whose facts say what breaks where, and whose remedy says what it does to
+    # those values, needs neither the rule's background nor its general sentences
+    remedy = group.get("remedy")
+    if not remedy:
+        # background: a rule's rationale is never empty (parse_rule), a campaign's text may be
+        body.add(filled_text(paragraphs(parsed[0].rationale)[0], diffs) if len(parsed) == 1 else campaign["text"])
     # a fix says first what breaks where, then what the rewrite does
     for fact in group.get("facts", []):
         body.add(fact)
+    if remedy:
+        body.add(remedy)
     shapes: set = set()
-    for rule, record in zip(parsed, group["rules"]):
+    for rule, record in zip(parsed, group["rules"] if not remedy else []):
         told = told_rewrites(rule, record.get("fired"))
         for sub in told or []:
             if sub.shape not in shapes:
@@ -119,8 +125,9 @@ def semantic_patch(rule, fired) -> str:
 def smpl_section(patches: List[str]) -> str:
     """The semantic patches between // <smpl> and // </smpl>, as
     Coccinelle-made kernel patches give them."""
-    lead = ("The semantic patch that makes this change is as follows:" if len(patches) == 1 else
-            "The semantic patches that make this change are as follows:")
+    simplified = ", simplified," if any(p.startswith(smpl.SIMPLIFIED.split("(")[0]) for p in patches) else ""
+    lead = (f"The semantic patch that makes this change{simplified} is as follows:" if len(patches) == 1 else
+            f"The semantic patches that make this change{simplified} are as follows:")
     return "\n\n".join([f"{lead}\n{SMPL_INTRO}", *(f"// <smpl>\n{p}\n// </smpl>" for p in patches)])
 
 

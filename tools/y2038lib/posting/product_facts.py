@@ -32,7 +32,7 @@ TYPES = (r"unsigned\s+long|unsigned\s+int|unsigned\s+short|unsigned\s+char|unsig
 REGISTER_READ = r"(?:readl|readl_relaxed|ioread32|__raw_readl)\((?:[^()]|\([^()]*\))*\)"
 COUNT = rf"{REGISTER_READ}|[\w.\->\[\]]+"
 # the product as the fix writes it: (s64)count * NSEC_PER_<unit>
-CAST = re.compile(rf"\((?:s64|u64)\)\s*(?P<count>{COUNT})\s*\*\s*(?P<unit>NSEC_PER_(?:SEC|MSEC|USEC))\b")
+CAST = re.compile(rf"\((?P<cast>s64|u64)\)\s*(?P<count>{COUNT})\s*\*\s*(?P<unit>NSEC_PER_(?:SEC|MSEC|USEC))\b")
 LITERAL = re.compile(r"\(?\s*(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)\s*\)?")
 USER_INPUT = re.compile(r"\b(copy_from_user|kstrto\w+|sscanf)\s*\(")
 
@@ -48,6 +48,7 @@ class Product:
     source: str  # "the module parameter vpu_poll_interval", ...
     name: str  # what the subject names: the parameter, the field, the function
     value: Optional[int] = None  # a constant count's value
+    cast: str = "s64"  # what the fix casts the count to
 
     @property
     def unsigned(self) -> bool:
@@ -85,6 +86,8 @@ def wrapped_products(src: Path, relpath: str, before: str, after: str) -> List[P
         for index, (line, fixed) in enumerate(zip(old[i1:i2], new[j1:j2]), i1):
             for m in CAST.finditer(fixed):
                 product = described(src, relpath, before, enclosing_function(old, index), line, m)
+                if product:
+                    product.cast = m.group("cast")
                 if product and product not in found:
                     found.append(product)
     return found
@@ -214,6 +217,18 @@ def seconds(ns: int) -> str:
 def article(word: str) -> str:
     """'an int', 'an unsigned long', 'a u32'."""
     return "an" if re.match(r"[aeio]|unsigned", word) else "a"
+
+
+def remedy(products: List[Product]) -> Optional[str]:
+    """What the fix does, said of its own counts (the rule's rationale says
+    it of every kind of count)."""
+    counts = list(dict.fromkeys(p.count for p in products))
+    if not counts:
+        return None
+    casts = sorted({p.cast for p in products})
+    what = " and ".join(counts) if len(counts) <= 2 else "each count"
+    return (f"Cast {what} to {' or '.join(casts)}, so that the product is computed in 64 bits, as it already "
+            "is on 64-bit machines, where the result does not change.")
 
 
 def summary(products: List[Product]) -> Optional[str]:

@@ -327,6 +327,8 @@ def commit_postings(tree, postings, signoff) -> None:
                     products += found
             if group["fix"]:
                 group["summary"] = product_facts.summary(products)  # the value a product fix is for
+                if len(group["rules"]) == 1:  # what the fix does to them: its rule's only change
+                    group["remedy"] = product_facts.remedy(products)
                 group["trailers"] = fixes.fixes_tags(tree, group["diffs"]) + fixes.trailers(tree.version)
             parent = commit_contents(tree, contents, parent, commit_message(group, signoff), env=env)
             group["commit"] = parent
