@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import helpers
 helpers.put_tools_on_path()
 from y2038lib.engine import apply, rules, smpl, spatch
-from y2038lib.posting import messages, series
+from y2038lib.posting import messages, series, shown_smpl
 from y2038lib.records import RuleMatches
 
 HEADER = """// SPDX-License-Identifier: GPL-2.0-only
@@ -350,7 +350,7 @@ class EveryRulesShownPatch(unittest.TestCase):
                 continue
             with self.subTest(rule=path.name), tempfile.TemporaryDirectory() as scratch:
                 shown = Path(scratch) / "shown.cocci"
-                shown.write_text(smpl.runnable_patch(rule.sub_rules, changing))
+                shown.write_text(shown_smpl.runnable_patch(rule.sub_rules, changing))
                 before = triple.read_bytes()
                 self.assertEqual(spatch_plain(SimpleNamespace(path=shown, options=rule.options), before, mode=()),
                                  spatch_plain(rule, before))
@@ -361,7 +361,7 @@ class EveryRulesShownPatch(unittest.TestCase):
 
 
 class SimplifiedPatches(unittest.TestCase):
-    """A semantic patch longer than smpl.SHOWN_WHOLE lines is shown
+    """A semantic patch longer than shown_smpl.SHOWN_WHOLE lines is shown
     simplified: each sub-rule's changes as the rule has them, without the
     rules that decide where it applies or any Python, and it parses
     (spatch --parse-cocci) unless it says what the rules left out choose.
@@ -372,13 +372,13 @@ class SimplifiedPatches(unittest.TestCase):
         for path in sorted(rules.COCCI_DIR.glob("*/*.cocci")):
             rule = rules.parse_rule(path)
             for wanted in [[sub] for sub in smpl.transforming(rule.sub_rules)]:
-                runnable = smpl.runnable_patch(rule.sub_rules, wanted)
-                shown = smpl.semantic_patch(rule.sub_rules, wanted)
-                if runnable.count("\n") < smpl.SHOWN_WHOLE:
+                runnable = shown_smpl.runnable_patch(rule.sub_rules, wanted)
+                shown = shown_smpl.semantic_patch(rule.sub_rules, wanted)
+                if runnable.count("\n") < shown_smpl.SHOWN_WHOLE:
                     self.assertEqual(shown, runnable)
                     continue
                 with self.subTest(rule=path.name, sub=wanted[0].name):
-                    self.assertTrue(shown.startswith(smpl.SIMPLIFIED.format(n=runnable.count("\n") + 1)))
+                    self.assertTrue(shown.startswith(shown_smpl.SIMPLIFIED.format(n=runnable.count("\n") + 1)))
                     # no script rule and no Python constraint (a fresh identifier's Python makes the change)
                     self.assertNotRegex(shown, r"@(script|initialize):|:\s*script:python")
                     self.assertLess(shown.count("\n"), runnable.count("\n") // 2)
@@ -390,7 +390,7 @@ class SimplifiedPatches(unittest.TestCase):
         self.assertGreater(checked, 10)
 
     def test_the_message_says_simplified(self):
-        self.assertIn(", simplified,", messages.smpl_section([smpl.SIMPLIFIED.format(n=99) + "\n@r@\n@@\n- a\n+ b"]))
+        self.assertIn(", simplified,", messages.smpl_section([shown_smpl.SIMPLIFIED.format(n=99) + "\n@r@\n@@\n- a\n+ b"]))
         self.assertNotIn("simplified", messages.smpl_section(["@r@\n@@\n- a\n+ b"]))
 
 

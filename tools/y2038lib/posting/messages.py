@@ -18,6 +18,7 @@ from typing import Dict, List, Tuple
 from . import posting_rules
 from .covers import campaign_info, wrap
 from ..common import COCCI_DIR
+from . import shown_smpl
 from ..engine import smpl
 from ..engine.rules import parse_rule
 
@@ -119,13 +120,13 @@ def semantic_patch(rule, fired) -> str:
     if rule.kind != "cocci":
         return ""
     told = told_rewrites(rule, fired)
-    return smpl.semantic_patch(rule.sub_rules, told if told is not None else smpl.transforming(rule.sub_rules))
+    return shown_smpl.semantic_patch(rule.sub_rules, told if told is not None else smpl.transforming(rule.sub_rules))
 
 
 def smpl_section(patches: List[str]) -> str:
     """The semantic patches between // <smpl> and // </smpl>, as
     Coccinelle-made kernel patches give them."""
-    simplified = ", simplified," if any(p.startswith(smpl.SIMPLIFIED.split("(")[0]) for p in patches) else ""
+    simplified = ", simplified," if any(p.startswith(shown_smpl.SIMPLIFIED.split("(")[0]) for p in patches) else ""
     lead = (f"The semantic patch that makes this change{simplified} is as follows:" if len(patches) == 1 else
             f"The semantic patches that make this change{simplified} are as follows:")
     return "\n\n".join([f"{lead}\n{SMPL_INTRO}", *(f"// <smpl>\n{p}\n// </smpl>" for p in patches)])
