@@ -33,7 +33,7 @@
 #include <linux/workqueue.h>
 
 #define THRESHOLD_PARAMETER "workqueue.cpu_intensive_thresh_us"
-#define HOG_CPU_NS (3 * NSEC_PER_SEC / 2)
+#define HOG_CPU_NS (1500 * NSEC_PER_MSEC)
 
 struct hog {
 	struct workqueue_struct *wq;
