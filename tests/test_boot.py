@@ -32,7 +32,10 @@ FIX_PROOFS_EXPECTED = {
     # stmmac's check (boot-tests/fix-checks/stmmac-ptp-seconds) proves a fix 6.12.118's series holds:
     # mainline has it (posting/mainline_fixes.py)
     "6.12.118": [("lpfc", "arm", ["kunit.y2038_lpfc_cmf.cmf_stats_timer_is_one_minute"]),
-                 ("perf", "arm", ["kunit.y2038_perf_mux.five_seconds"])],
+                 ("perf", "arm", ["kunit.y2038_perf_mux.five_seconds"]),
+                 ("io_uring", "arm", ["kunit.y2038_io_uring_min_wait.five_seconds"]),
+                 ("workqueue", "arm", ["kunit.y2038_wq_cpu_intensive.five_seconds"]),
+                 ("wave5", "arm", ["kunit.y2038_wave5_poll.three_seconds", "kunit.y2038_wave5_poll.five_seconds"])],
 }
 
 
@@ -67,7 +70,10 @@ class PackagedSeriesBoots(unittest.TestCase):
         context that never expires after 2038, on x86_64; 6.12 on 32-bit arm:
         lpfc's one-minute statistics timer armed for 4.17 s, stmmac's PTP
         snapshot seconds kept modulo 2^32 ns, perf's 5000 ms multiplexing
-        interval wrapped to 705 ms)."""
+        interval wrapped to 705 ms, io_uring's 5 s minimum wait ending after
+        705 ms, the workqueue's 5 s CPU-intensive threshold acting as 705 ms,
+        wave5's 3000 and 5000 ms polling intervals forwarding its timer by
+        1 ns and 705 ms)."""
         fix_postings = [p for p in self.results["postings"] if p.get("fix")]
         proofs = self.results.get("fix_proofs", {})
         for posting in fix_postings:

@@ -20,6 +20,9 @@ LPFC_INIT = "drivers/scsi/lpfc/lpfc_init.c"
 GSS_UNSEAL = "net/sunrpc/auth_gss/gss_krb5_unseal.c"
 STMMAC_HWTSTAMP = "drivers/net/ethernet/stmicro/stmmac/stmmac_hwtstamp.c"
 PERF_CORE = "kernel/events/core.c"
+IO_URING = "io_uring/io_uring.c"
+WORKQUEUE = "kernel/workqueue.c"
+WAVE5_VPU = "drivers/media/platform/chips-media/wave5/wave5-vpu.c"
 
 
 class Checks(unittest.TestCase):
@@ -29,16 +32,21 @@ class Checks(unittest.TestCase):
         self.assertEqual((lpfc.name, lpfc.arch, lpfc.suite), ("lpfc-cmf-stats-interval", "arm", "y2038_lpfc_cmf"))
         self.assertIsNone(fix_proofs.check_for(["drivers/scsi/lpfc/lpfc_sli.c"]))
         for path, name, suite in ((STMMAC_HWTSTAMP, "stmmac-ptp-seconds", "y2038_stmmac_ptp"),
-                                  (PERF_CORE, "perf-mux-interval", "y2038_perf_mux")):
+                                  (PERF_CORE, "perf-mux-interval", "y2038_perf_mux"),
+                                  (IO_URING, "io-uring-min-wait", "y2038_io_uring_min_wait"),
+                                  (WORKQUEUE, "wq-cpu-intensive-thresh", "y2038_wq_cpu_intensive"),
+                                  (WAVE5_VPU, "wave5-poll-interval", "y2038_wave5_poll")):
             check = fix_proofs.check_for([path])
             self.assertEqual((check.name, check.arch, check.suite), (name, "arm", suite))
 
     def test_a_check_that_includes_a_static_function_file_includes_the_file_it_proves(self):
-        """stmmac's get_ptptime() is static: the test, built in drivers/net,
-        compiles the driver's file into itself by a path relative to it."""
-        stmmac = fix_proofs.check_for([STMMAC_HWTSTAMP])
-        includes = re.findall(r'^#include "(.+\.c)"$', (stmmac.folder / stmmac.test).read_text(), re.M)
-        self.assertEqual([os.path.normpath(os.path.join(stmmac.test_dir, i)) for i in includes], [STMMAC_HWTSTAMP])
+        """stmmac's get_ptptime() and wave5's polling timer callback are
+        static: the test, built in a directory always descended, compiles
+        the driver's file into itself by a path relative to it."""
+        for path in (STMMAC_HWTSTAMP, WAVE5_VPU):
+            check = fix_proofs.check_for([path])
+            includes = re.findall(r'^#include "(.+\.c)"$', (check.folder / check.test).read_text(), re.M)
+            self.assertEqual([os.path.normpath(os.path.join(check.test_dir, i)) for i in includes], [path])
 
     def test_the_proof_kernel_is_the_boot_stage_kernel_of_the_check_arch(self):
         lpfc = fix_proofs.check_for([LPFC_INIT])
