@@ -29,13 +29,12 @@ Y2038_CHECKS = ("init.clock_nanosleep_abstime_past_2038", "init.time_t_past_int3
 # machine, and the check's cases that fail without the fix (exactly these)
 FIX_PROOFS_EXPECTED = {
     "6.1.192": [("sunrpc", "x86_64", ["kunit.y2038_gss_krb5_v1.expired_after_2038"])],
-    # stmmac's check (boot-tests/fix-checks/stmmac-ptp-seconds) proves a fix 6.12.118's series holds:
-    # mainline has it (posting/mainline_fixes.py)
+    # stmmac's and wave5's checks (boot-tests/fix-checks/) prove fixes 6.12.118's series holds: mainline
+    # has stmmac's (posting/mainline_fixes.py); wave5's driver runs on arm64 only (platforms.py)
     "6.12.118": [("lpfc", "arm", ["kunit.y2038_lpfc_cmf.cmf_stats_timer_is_one_minute"]),
                  ("perf", "arm", ["kunit.y2038_perf_mux.five_seconds"]),
                  ("io_uring", "arm", ["kunit.y2038_io_uring_min_wait.five_seconds"]),
-                 ("workqueue", "arm", ["kunit.y2038_wq_cpu_intensive.five_seconds"]),
-                 ("wave5", "arm", ["kunit.y2038_wave5_poll.three_seconds", "kunit.y2038_wave5_poll.five_seconds"])],
+                 ("workqueue", "arm", ["kunit.y2038_wq_cpu_intensive.five_seconds"])],
 }
 
 
@@ -71,9 +70,7 @@ class PackagedSeriesBoots(unittest.TestCase):
         lpfc's one-minute statistics timer armed for 4.17 s, stmmac's PTP
         snapshot seconds kept modulo 2^32 ns, perf's 5000 ms multiplexing
         interval wrapped to 705 ms, io_uring's 5 s minimum wait ending after
-        705 ms, the workqueue's 5 s CPU-intensive threshold acting as 705 ms,
-        wave5's 3000 and 5000 ms polling intervals forwarding its timer by
-        1 ns and 705 ms)."""
+        705 ms, the workqueue's 5 s CPU-intensive threshold acting as 705 ms)."""
         fix_postings = [p for p in self.results["postings"] if p.get("fix")]
         proofs = self.results.get("fix_proofs", {})
         for posting in fix_postings:

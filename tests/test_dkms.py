@@ -12,7 +12,8 @@ packaged kernels (allmodconfig, x86_64 and arm, W=1, nothing new).
 
 `make test` runs three packages against 6.1; `make check-dkms` all eight
 against 6.1 and 6.12 (Y2038_DKMS=all, Y2038_DKMS_KVERS=6.1,6.12) and writes
-docs/verification.md's table to <work>/dkms-table.md.
+docs/verification.md's table to <work>/dkms-table.md, and converts every
+other DKMS package with old time code too (EveryPackage: never a traceback).
 """
 import json
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from helpers import run_cli
+from y2038lib import old_time_api
 from y2038lib.outoftree import api_availability, kernel_versions as kv
 from y2038lib.verification import dkms, module_verify
 from y2038lib.engine import rules
@@ -124,3 +126,32 @@ def make_test(package):
 
 for _package in PACKAGES:
     setattr(RealModules, f"test_{_package.replace('-', '_')}", make_test(_package))
+
+
+@unittest.skipUnless(os.environ.get("Y2038_DKMS") == "all", "make check-dkms runs it (every DKMS package)")
+class EveryPackage(unittest.TestCase):
+    """convert on every DKMS package of the apt sources (not only the eight
+    built above) with old time code: exit 0 (or 3 with problems listed),
+    never a traceback, with the range read from the code and with
+    --min-kernel 4.19; <work>/dkms-every.md lists the uses before and left."""
+
+    def test_convert_never_crashes(self):
+        rows = ["| package | old time-API uses | left, range from the code | left, --min-kernel 4.19 |",
+                "|---|---:|---:|---:|"]
+        with tempfile.TemporaryDirectory() as tmp:
+            for package in dkms.every_package():
+                source = dkms.fetch(package)
+                before = old_time_api.count_uses(source)
+                if not before:
+                    continue
+                left = []
+                for extra in ([], ["--min-kernel", "4.19"]):
+                    out = Path(tmp) / f"{package}{len(extra)}"
+                    proc = run_cli("convert", str(source), "--out", str(out), *extra)
+                    with self.subTest(package=package, options=extra):
+                        self.assertIn(proc.returncode, (0, 3), proc.stdout + proc.stderr)
+                        self.assertNotIn("Traceback", proc.stdout + proc.stderr)
+                    left.append(str(old_time_api.count_uses(out)))
+                rows.append(f"| {package} | {before} | {' | '.join(left)} |")
+        self.assertGreater(len(rows), 2 + 5, "fewer than six packages with old time code: apt sources?")
+        (work_dir() / "dkms-every.md").write_text("\n".join(rows) + "\n")

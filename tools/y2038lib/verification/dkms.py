@@ -14,13 +14,21 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List
 
 from ..common import Y2038Error, progress, run, work_dir
 
 # Debian 12's DKMS packages the issue tracker measured convert on
 PACKAGES = ("iptables-netflow-dkms", "dahdi-dkms", "falcosecurity-scap-dkms", "rtpengine-kernel-dkms",
             "v4l2loopback-dkms", "apfs-dkms", "xtables-addons-dkms", "jool-dkms")
+
+
+def every_package() -> List[str]:
+    """Every DKMS source package the machine's apt sources have (Debian 12:
+    about 30), dh-dkms (the packaging helper) aside."""
+    proc = run(["apt-cache", "search", "--names-only", "--", "-dkms$"], check=False)
+    names = sorted(line.split()[0] for line in proc.stdout.splitlines() if line.strip())
+    return [name for name in names if name != "dh-dkms"]
 
 
 def fetch(package: str) -> Path:
