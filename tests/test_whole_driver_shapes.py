@@ -807,3 +807,62 @@ class BufferPrint(unittest.TestCase):
     def test_a_comma_inside_the_format_separates_no_arguments(self):
         new, converted, kept = driver_types.convert(BUFFER_PRINT)
         self.assertIn('"start=%lld.%09lds, stop=%lld.%09lds\\n",', new["bench.c"])
+
+
+# A timeval filled by a ktime or nanosecond conversion and printed with its
+# seconds: the per-file rule keeps it (it cannot widen a format), the pass
+# converts it, a local in an inner block and a pointer-filled one alike.
+PRINTED_VALUE = {"stamp.c": """\
+static void show_point(struct seq_file *s, struct point *pt)
+{
+	if (pt->status) {
+		struct timeval tv = ktime_to_timeval(pt->timestamp);
+		seq_printf(s, "@%ld.%06ld", tv.tv_sec, tv.tv_usec);
+	}
+}
+
+static void show_age(struct point *pt)
+{
+	struct timeval age;
+
+	age = ns_to_timeval(pt->age_ns);
+	pr_info("age %lu.%06lu\\n", age.tv_sec, age.tv_usec);
+}
+
+static long quiet_age(struct point *pt)
+{
+	struct timeval q = ns_to_timeval(pt->age_ns);
+
+	return q.tv_sec;
+}
+
+static int copy_stamp(struct point *pt, struct timeval __user *u)
+{
+	struct timeval out = ktime_to_timeval(pt->timestamp);
+
+	pr_info("stamp %ld\\n", out.tv_sec);
+	return copy_to_user(u, &out, sizeof(out));
+}
+"""}
+
+
+class PrintedValue(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(PRINTED_VALUE)
+        self.stamp = self.new["stamp.c"]
+
+    def test_a_printed_timeval_value_converts_with_lld(self):
+        for line in ("struct timespec64 tv = ktime_to_timespec64(pt->timestamp);",
+                     'seq_printf(s, "@%lld.%06ld", tv.tv_sec, tv.tv_nsec / NSEC_PER_USEC);',
+                     "age = ns_to_timespec64(pt->age_ns);",
+                     'pr_info("age %lld.%06lu\\n", age.tv_sec, age.tv_nsec / NSEC_PER_USEC);'):
+            self.assertIn(line, self.stamp)
+
+    def test_an_unprinted_one_is_left_to_the_per_file_rule(self):
+        self.assertIn("struct timeval q = ns_to_timeval(pt->age_ns);", self.stamp)
+
+    def test_one_copied_to_user_space_stays(self):
+        self.assertIn("struct timeval out = ktime_to_timeval(pt->timestamp);", self.stamp)
+        self.assertIn('pr_info("stamp %ld\\n", out.tv_sec);', self.stamp)
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["stamp.c:29: passed to copy_to_user() [local out: kept as struct timeval]"])

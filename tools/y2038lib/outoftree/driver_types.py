@@ -62,6 +62,9 @@ VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# call assigned to a timeval candidate -> the timespec64 form of the same instant (tv_usec reads divide it back)
+TIMEVAL_VALUES = {"ktime_to_timeval": "ktime_to_timespec64", "ns_to_timeval": "ns_to_timespec64"}
+WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (print_edit)
 # the fills of a field that keeps its user-space layout (one argument: &x.f)
 BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
                   "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
@@ -721,6 +724,11 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
                                      f"as a callback: its type is an interface (a kernel ops structure's, say)")
 
 
+def value_form(name: str, ctype: str) -> Optional[str]:
+    """The timespec64 form of a value call assigned to a candidate of ctype, or None."""
+    return (VALUES if ctype == "timespec" else TIMEVAL_VALUES).get(name)
+
+
 def owned_by_per_file_rules(a, members, edits) -> bool:
     """Locals of one declaration each, with no edit only this pass makes,
     none of them copied whole into another (y = x;: the per-file rules
@@ -728,7 +736,16 @@ def owned_by_per_file_rules(a, members, edits) -> bool:
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
+        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands) and \
+        not any(printed_timeval_value(a.candidates[m], edits[m]) for m in members)
+
+
+def printed_timeval_value(c, edits) -> bool:
+    """A timeval filled by ktime_to_timeval()/ns_to_timeval() whose tv_sec is
+    printed: timeval_conversions.cocci keeps such a local (it cannot widen
+    the format), this pass converts it with its %lld."""
+    return c.type == "timeval" and any(e[3] in TIMEVAL_VALUES.values() for e in edits) and \
+        any(e[3] in WIDENED for e in edits)
 
 
 def copied_whole(a, cands) -> bool:
@@ -946,9 +963,9 @@ def stored_through(a, c, n, relpath, end, edits, union):
     value_start = end + code[end:].index("=") + 1
     stop = code.find(";", value_start)
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
-    if m and m.group(1) in VALUES and c.type == "timespec":
+    if m and value_form(m.group(1), c.type):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
-        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
         return ""
@@ -966,9 +983,9 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
             and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
         return ""
-    if m and m.group(1) in VALUES and c.type == "timespec":
+    if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
-        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
             if m.group(1) in ("timespec_sub", "timespec_add") else ""
     return link_value(a, c, n, relpath, value_start, stop, union)
@@ -1079,8 +1096,8 @@ def classify_initialiser(a, c, n, edits, union):
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
-    if m and m.group(1) in VALUES and c.type == "timespec":
-        edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+    if m and value_form(m.group(1), c.type):
+        edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
         return ""
