@@ -866,3 +866,49 @@ class PrintedValue(unittest.TestCase):
         self.assertIn('pr_info("stamp %ld\\n", out.tv_sec);', self.stamp)
         self.assertEqual([k["why"] for k in self.kept],
                          ["stamp.c:29: passed to copy_to_user() [local out: kept as struct timeval]"])
+
+
+# struct timespec/timeval named as an ioctl number's type: the number is
+# built from the type's size, which struct __kernel_old_timespec/timeval
+# keeps on every architecture (two longs).
+IOCTL_NUMBERS = {"dev_ioctl.h": """\
+#define DEV_IOW(c, size)	_IOW('d', (c), size)
+#define DEV_IOW_TYPED(c, t, size) \\
+	DEV_IOW((c) | ((t) << 4), size)
+#define DEV_SET_TIME		_IOW('d', 1, struct timespec)
+#define DEV_GET_STAMP		_IOR('d', 2, struct timeval)
+#define DEV_XCHG		_IOWR('d', 3, \\
+				      struct timespec)
+#define DEV_SET(t)		DEV_IOW_TYPED(4, t, struct timespec)
+#define DEV_WAIT		DEV_IOW(5, struct timeval)
+#define DEV_PTR			_IOW('d', 6, struct timespec *)
+#define DEV_PAIR		_IOW('d', 7, struct timespec_pair)
+#define DEV_SIZE(t)		(sizeof(t) + 4)
+#define DEV_RAW			DEV_SIZE(struct timespec)
+""", "uapi/dev_user.h": """\
+#define DEV_USER_SET		_IOW('d', 8, struct timespec)
+"""}
+
+
+class IoctlNumbers(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(IOCTL_NUMBERS)
+        self.header = self.new["dev_ioctl.h"]
+
+    def test_the_type_of_an_ioctl_number_keeps_its_size(self):
+        for line in ("_IOW('d', 1, struct __kernel_old_timespec)", "_IOR('d', 2, struct __kernel_old_timeval)",
+                     "_IOWR('d', 3, \\\n\t\t\t\t      struct __kernel_old_timespec)",
+                     "DEV_IOW_TYPED(4, t, struct __kernel_old_timespec)",
+                     "DEV_IOW(5, struct __kernel_old_timeval)"):
+            self.assertIn(line, self.header)
+        self.assertEqual(len(self.converted), 5)
+
+    def test_a_pointer_another_structure_a_size_and_a_uapi_header_stay(self):
+        for line in ("_IOW('d', 6, struct timespec *)", "_IOW('d', 7, struct timespec_pair)",
+                     "DEV_SIZE(struct timespec)"):
+            self.assertIn(line, self.header)
+        self.assertNotIn("uapi/dev_user.h", self.new)
+
+    def test_a_kernel_range_without_the_name_keeps_the_number(self):
+        new, converted, _ = driver_types.convert(IOCTL_NUMBERS, lambda relpath, line, text: False)
+        self.assertEqual((new, converted), ({}, []))

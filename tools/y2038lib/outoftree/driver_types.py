@@ -601,8 +601,9 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     """Returns ({relpath: new text}, [converted cluster descriptions],
     [kept: {"why": "relpath:line: why", "names": [(relpath, name)]}]).  allowed(relpath, line, new text) -> bool
     says whether a line may take that change (the kernel range's verdict)."""
+    numbers, described = ioctl_type_edits(texts, allowed)
     a = Analysis(texts)
-    if not a.candidates:
+    if not a.candidates and not numbers:
         return {}, [], []
     links = Links(len(a.candidates))
     found = examine(a, links)
@@ -616,6 +617,9 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
         (converted if outcome == "converted" else kept).append(what)
         for e in cluster_edits:
             per_file.setdefault(e[0], set()).add(e[1:])
+    converted += described
+    for e in numbers:
+        per_file.setdefault(e[0], set()).add(e[1:])
     new_texts = {}
     for relpath, file_edits in per_file.items():
         text = texts[relpath]
@@ -623,6 +627,54 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
             text = text[:start] + new + text[end:]
         new_texts[relpath] = text
     return new_texts, converted, kept
+
+
+IOCTL_NUMBERS = {"_IOR": 2, "_IOW": 2, "_IOWR": 2}  # ioctl number macro -> its type argument
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+OLD_TYPE_ARG = re.compile(r"\s*struct\s+(timespec|timeval)\s*")
+
+
+def ioctl_forwarders(codes) -> Dict[str, int]:
+    """_IOR/_IOW/_IOWR and the driver's macros that hand one of their
+    parameters to one of them as its type: name -> that argument's index."""
+    found = dict(IOCTL_NUMBERS)
+    defines = [(m.group(1), [x.strip() for x in m.group(2).split(",")], m.group(3))
+               for code in codes for m in DEFINE.finditer(code)]
+    grown = True
+    while grown:
+        grown = False
+        for name, params, body in defines:
+            for m in re.finditer(r"\b(\w+)\s*\(", body):
+                index = found.get(m.group(1))
+                close = matching(body, m.end() - 1)
+                args = split_args(body[m.end():close]) if index is not None and close > 0 else []
+                arg = args[index].replace("\\", " ").strip() if index is not None and index < len(args) else ""
+                if arg in params and name not in found:
+                    found[name], grown = params.index(arg), True
+    return found
+
+
+def ioctl_type_edits(texts: dict, allowed):
+    """A struct timespec or timeval named as an ioctl number's type
+    (_IOW('a', 5, struct timespec), or through the driver's own macro that
+    hands it to _IOW) becomes struct __kernel_old_timespec/timeval: the same
+    size on every architecture (two longs), so the same number; user space
+    keeps its layout.  Returns (edits, descriptions)."""
+    codes = {p: blank_comments_and_literals(t) for p, t in texts.items() if "/uapi/" not in f"/{p}"}
+    takers = ioctl_forwarders(codes.values())
+    edits, described = [], []
+    for relpath, code in codes.items():
+        for m in re.finditer(r"\bstruct\s+(timespec|timeval)\b", code):
+            call = enclosing_call(code, m.start())
+            if not call or takers.get(call[0]) != call[3]:
+                continue
+            arg = split_args(code[call[1] + 1:call[2]])[call[3]].replace("\\", " ")
+            new = f"struct __kernel_old_{m.group(1)}"
+            line = line_of(code, m.start())
+            if OLD_TYPE_ARG.fullmatch(arg) and allowed(relpath, line, new):
+                edits.append((relpath, m.start(), m.end(), new))
+                described.append(f"{relpath}:{line}: {call[0]}() ioctl number's {m.group(0)} (its size, its number)")
+    return edits, described
 
 
 class Links:
