@@ -611,9 +611,14 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     kept: list = []
     per_file: Dict[str, Set[Tuple[int, int, str]]] = {}
     for _, members in sorted(links.groups().items()):
-        if owned_by_per_file_rules(a, members, found.edits):
+        lone = lone_locals(a, members)
+        pass_only = any(e[3] in PASS_ONLY_EDITS for m in members for e in found.edits[m])
+        widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
+        if lone and not pass_only and not widened:
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
         outcome, what, cluster_edits = settle(a, texts, members, found, allowed)
+        if lone and not pass_only and outcome != "converted":
+            continue  # a printed lone local this pass cannot take: the per-file rules still try it
         (converted if outcome == "converted" else kept).append(what)
         for e in cluster_edits:
             per_file.setdefault(e[0], set()).add(e[1:])
@@ -781,23 +786,17 @@ def value_form(name: str, ctype: str) -> Optional[str]:
     return (VALUES if ctype == "timespec" else TIMEVAL_VALUES).get(name)
 
 
-def owned_by_per_file_rules(a, members, edits) -> bool:
-    """Locals of one declaration each, with no edit only this pass makes,
-    none of them copied whole into another (y = x;: the per-file rules
-    convert a local alone)."""
+def lone_locals(a, members) -> bool:
+    """Locals of one declaration each, none of them copied whole into
+    another (y = x;): the per-file rules convert such a local alone, unless
+    it takes an edit only this pass makes (PASS_ONLY_EDITS) or its seconds
+    are printed (the pass widens any format it can read; the per-file rules
+    refuse a format given with other string constants or a ktime_to_timeval()
+    value printed at all)."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands) and \
-        not any(printed_timeval_value(a.candidates[m], edits[m]) for m in members)
-
-
-def printed_timeval_value(c, edits) -> bool:
-    """A timeval filled by ktime_to_timeval()/ns_to_timeval() whose tv_sec is
-    printed: timeval_conversions.cocci keeps such a local (it cannot widen
-    the format), this pass converts it with its %lld."""
-    return c.type == "timeval" and any(e[3] in TIMEVAL_VALUES.values() for e in edits) and \
-        any(e[3] in WIDENED for e in edits)
+        not copied_whole(a, cands)
 
 
 def copied_whole(a, cands) -> bool:
