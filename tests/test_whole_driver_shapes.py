@@ -952,3 +952,44 @@ class PrintedExpression(unittest.TestCase):
     def test_an_unprinted_lone_local_is_the_per_file_rules(self):
         new, _, _ = driver_types.convert(PRINTED_EXPRESSION)
         self.assertIn("\tstruct timeval t;\n\n\tdo_gettimeofday(&t);", new["sync.c"])
+
+
+# A function whose header is one of the driver's macros: spatch does not
+# parse it, so its lone locals are the pass's.
+MACRO_HEADER = {"sysfs.c": """\
+#define ATTR_READER(name, dev, buf) \\
+	ssize_t name(struct device *dev, struct device_attribute *attr, char *buf)
+
+static ATTR_READER(timing_show, dev, buf)
+{
+	struct bus *bus = to_bus(dev);
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return snprintf(buf, PAGE_SIZE, "%ld sec ago, %ld us\\\\n",
+			bus->updated ? now.tv_sec - bus->updated : 0, now.tv_usec);
+}
+
+static ssize_t plain_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return snprintf(buf, PAGE_SIZE, "%06ld\\\\n", now.tv_usec);
+}
+"""}
+
+
+class MacroHeader(unittest.TestCase):
+    def test_a_local_of_a_function_defined_through_a_macro_converts(self):
+        new, converted, kept = driver_types.convert(MACRO_HEADER)
+        self.assertEqual((converted, kept), (["local now"], []))
+        for line in ("\tstruct timespec64 now;\n\n\tktime_get_real_ts64(&now);",
+                     'snprintf(buf, PAGE_SIZE, "%lld sec ago, %ld us\\\\n",',
+                     "bus->updated ? now.tv_sec - bus->updated : 0, now.tv_nsec / NSEC_PER_USEC);"):
+            self.assertIn(line, new["sysfs.c"])
+
+    def test_a_lone_local_of_a_plain_function_stays_the_per_file_rules(self):
+        new, _, _ = driver_types.convert(MACRO_HEADER)
+        self.assertIn('\tstruct timeval now;\n\n\tdo_gettimeofday(&now);\n\treturn snprintf(buf, PAGE_SIZE, "%06ld',
+                      new["sysfs.c"])

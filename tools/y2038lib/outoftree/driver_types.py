@@ -449,6 +449,8 @@ class Analysis:
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
+        # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
+        self.macro_names = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
         self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
         self.candidates += macro_candidates(self)
@@ -635,7 +637,6 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
 
 
 IOCTL_NUMBERS = {"_IOR": 2, "_IOW": 2, "_IOWR": 2}  # ioctl number macro -> its type argument
-DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 OLD_TYPE_ARG = re.compile(r"\s*struct\s+(timespec|timeval)\s*")
 
 
@@ -644,7 +645,7 @@ def ioctl_forwarders(codes) -> Dict[str, int]:
     parameters to one of them as its type: name -> that argument's index."""
     found = dict(IOCTL_NUMBERS)
     defines = [(m.group(1), [x.strip() for x in m.group(2).split(",")], m.group(3))
-               for code in codes for m in DEFINE.finditer(code)]
+               for code in codes for m in MACRO.finditer(code)]
     grown = True
     while grown:
         grown = False
@@ -792,11 +793,13 @@ def lone_locals(a, members) -> bool:
     it takes an edit only this pass makes (PASS_ONLY_EDITS) or its seconds
     are printed (the pass widens any format it can read; the per-file rules
     refuse a format given with other string constants or a ktime_to_timeval()
-    value printed at all)."""
+    value printed at all).  A local of a function whose header is one of the
+    driver's macros (static DEVICE_ATTR_READER(name, dev, buf) { ... }) is
+    this pass's: spatch does not parse such a function."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not copied_whole(a, cands)
+        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands)
 
 
 def copied_whole(a, cands) -> bool:
