@@ -993,3 +993,34 @@ class MacroHeader(unittest.TestCase):
         new, _, _ = driver_types.convert(MACRO_HEADER)
         self.assertIn('\tstruct timeval now;\n\n\tdo_gettimeofday(&now);\n\treturn snprintf(buf, PAGE_SIZE, "%06ld',
                       new["sysfs.c"])
+
+
+# A format whose text starts with a capitalised word is one string; a
+# format continued by a macro is not one this pass can read.
+CAPITALISED_FORMAT = {"drift.c": """\
+struct bus {
+	struct timeval seen;
+	struct timeval told;
+};
+
+static void show(struct bus *bus)
+{
+	do_gettimeofday(&bus->seen);
+	pr_info("DRIFT %ld sec\\\\n", bus->seen.tv_sec);
+}
+
+static void tell(struct bus *bus)
+{
+	do_gettimeofday(&bus->told);
+	pr_info("told %ld " UNIT_NAME "\\\\n", bus->told.tv_sec);
+}
+"""}
+
+
+class CapitalisedFormat(unittest.TestCase):
+    def test_a_capitalised_word_in_the_format_is_no_macro(self):
+        new, converted, kept = driver_types.convert(CAPITALISED_FORMAT)
+        self.assertEqual(converted, ["field seen"])
+        self.assertIn('pr_info("DRIFT %lld sec\\\\n", bus->seen.tv_sec);', new["drift.c"])
+        self.assertEqual([k["names"] for k in kept], [[("drift.c", "told")]])
+        self.assertIn("format built from macros", kept[0]["why"])

@@ -1288,7 +1288,8 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
-    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', KERN_LEVEL.sub("", fmt_arg)):
+    outside = re.sub(r'"(?:[^"\\]|\\.)*"', '""', KERN_LEVEL.sub("", fmt_arg))  # a literal's words are no macros
+    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', outside):
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
     specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
