@@ -275,9 +275,18 @@ position p;
  ts@p.tv_nsec
 )
 
+// A field read inside the arguments of a use above (set_normalized_timespec(&ts,
+// ts.tv_sec + 1, ts.tv_nsec)): a matched call's arguments are not matched again.
+@member_reads@
+identifier ts_local.ts;
+identifier member = {tv_sec, tv_nsec};
+position p;
+@@
+ ts@p.member
+
 @other_use@
 identifier ts_local.ts;
-position q != uses.p;
+position q != {uses.p, member_reads.p};
 @@
  ts@q
 
