@@ -1024,3 +1024,48 @@ class CapitalisedFormat(unittest.TestCase):
         self.assertIn('pr_info("DRIFT %lld sec\\\\n", bus->seen.tv_sec);', new["drift.c"])
         self.assertEqual([k["names"] for k in kept], [[("drift.c", "told")]])
         self.assertIn("format built from macros", kept[0]["why"])
+
+
+# BSD's tvsub(): tv_usec written inside a condition that tests its sign.
+TVSUB = {"rate.c": """\
+struct rec {
+	struct timeval stamp;
+};
+
+static void tvsub(struct timeval *out, struct timeval *in)
+{
+	if ((out->tv_usec -= in->tv_usec) < 0) {
+		out->tv_sec--;
+		out->tv_usec += 1000000;
+	}
+	out->tv_sec -= in->tv_sec;
+}
+
+static u32 elapsed_ms(struct rec *r)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	tvsub(&now, &r->stamp);
+	return now.tv_sec * 1000 + now.tv_usec / 1000;
+}
+"""}
+
+
+class SignTestedWrite(unittest.TestCase):
+    def test_a_write_whose_sign_is_tested_converts(self):
+        new, converted, kept = driver_types.convert(TVSUB)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["field stamp, param in", "local now, param out"])
+        for line in ("if ((out->tv_nsec -= in->tv_nsec / NSEC_PER_USEC * NSEC_PER_USEC) < 0) {",
+                     "out->tv_nsec += 1000000 * NSEC_PER_USEC;",
+                     "static void tvsub(struct timespec64 *out, struct timespec64 *in)"):
+            self.assertIn(line, new["rate.c"])
+
+    def test_a_write_compared_with_anything_else_stays(self):
+        other = {"rate.c": TVSUB["rate.c"].replace(") < 0) {", ") < 500) {")}
+        new, converted, kept = driver_types.convert(other)
+        self.assertEqual(converted, ["field stamp, param in"])  # read only: it converts alone
+        self.assertEqual([k["names"] for k in kept], [[("rate.c", "now"), ("rate.c", "out")]])
+        self.assertIn("tv_usec written inside an expression", kept[0]["why"])
+        self.assertIn("if ((out->tv_usec -= in->tv_nsec / NSEC_PER_USEC) < 500) {", new["rate.c"])

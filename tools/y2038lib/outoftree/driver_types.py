@@ -996,7 +996,7 @@ def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
         return "tv_usec of a timespec"
     written = re.match(r"\s*(=(?!=)|\+=|-=)", code[m_end:])
     if written and not code[:expr_start].rstrip().endswith(("&", "++", "--")):
-        return usec_write_edit(code, relpath, m_start, m_end, m_end + written.end(), out)
+        return usec_write_edit(code, relpath, (expr_start, m_start, m_end), m_end + written.end(), out)
     if re.match(r"\s*(\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
         return "tv_usec written"
     to_ms = re.match(r"\s*/\s*(1000|USEC_PER_MSEC)\b", code[m_end:])
@@ -1247,14 +1247,20 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     return ""
 
 
-def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
+def usec_write_edit(code, relpath, where, value_start, out) -> str:
     """x.tv_usec = E; (or +=, -=) of a timeval that becomes a timespec64:
     x.tv_nsec = (E) * NSEC_PER_USEC; (0 stays 0).  Reads divide it back, so
     the microseconds are exact; the product fits a 32-bit long for
-    |E| < 2147483, which a microsecond field holds.  Returns why not, or ''."""
+    |E| < 2147483, which a microsecond field holds.  Also a write whose sign
+    is tested, if ((x.tv_usec -= E) < 0) (BSD's tvsub()): scaled by a
+    positive constant, the sign is the same.  where: (start of x, start and
+    end of tv_usec).  Returns why not, or ''."""
+    expr_start, m_start, m_end = where
     end = value_end(code, value_start, ";,")
     if end >= len(code) or code[end] != ";":
-        return "tv_usec written inside an expression"
+        end = sign_tested(code, expr_start)
+        if end is None:
+            return "tv_usec written inside an expression"
     value = code[value_start:end].strip()
     if not value:
         return "tv_usec written"
@@ -1267,6 +1273,17 @@ def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
             out.append((relpath, start, start, "("))
         out.append((relpath, stop, stop, " * NSEC_PER_USEC" if simple else ") * NSEC_PER_USEC"))
     return ""
+
+
+def sign_tested(code: str, expr_start: int) -> Optional[int]:
+    """The offset of the ')' closing a write that starts at expr_start, as in
+    (x.tv_usec -= E) < 0, when only the written value's sign is tested."""
+    if not code[:expr_start].rstrip().endswith("("):
+        return None
+    close = matching(code, code[:expr_start].rstrip().rindex("("))
+    if close < 0 or not re.match(r"\s*(?:<|<=|>|>=|==|!=)\s*0(?![\w.])", code[close + 1:]):
+        return None
+    return close
 
 
 def call_args(a, relpath, open_, close) -> list:
