@@ -1258,9 +1258,10 @@ def usec_write_edit(code, relpath, where, value_start, out) -> str:
     expr_start, m_start, m_end = where
     end = value_end(code, value_start, ";,")
     if end >= len(code) or code[end] != ";":
-        end = sign_tested(code, expr_start)
-        if end is None:
+        tested = sign_tested(code, expr_start)
+        if tested is None:
             return "tv_usec written inside an expression"
+        end = tested
     value = code[value_start:end].strip()
     if not value:
         return "tv_usec written"
