@@ -1069,3 +1069,54 @@ class SignTestedWrite(unittest.TestCase):
         self.assertEqual([k["names"] for k in kept], [[("rate.c", "now"), ("rate.c", "out")]])
         self.assertIn("tv_usec written inside an expression", kept[0]["why"])
         self.assertIn("if ((out->tv_usec -= in->tv_nsec / NSEC_PER_USEC) < 500) {", new["rate.c"])
+
+
+# A duration built in a timeval or timespec and turned into jiffies.
+JIFFIES = {"rate.c": """\
+static unsigned long rate_j(unsigned int minutes)
+{
+	struct timeval tv = { .tv_sec = minutes * 60, .tv_usec = 0 };
+
+	return timeval_to_jiffies(&tv);
+}
+
+static unsigned long poll_j(unsigned int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	return timeval_to_jiffies(&tv);
+}
+
+static unsigned long wait_j(unsigned int s)
+{
+	struct timespec ts = { .tv_sec = s, .tv_nsec = 0 };
+
+	return timespec_to_jiffies(&ts);
+}
+
+static unsigned long legacy_j(void)
+{
+	struct timeval tv = { 2, 500 };
+
+	return timeval_to_jiffies(&tv);
+}
+"""}
+
+
+class Jiffies(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(JIFFIES)
+        self.rate = self.new["rate.c"]
+
+    def test_a_duration_turned_into_jiffies_converts(self):
+        for line in ("struct timespec64 tv = { .tv_sec = minutes * 60, .tv_nsec = 0 };",
+                     "struct timespec64 tv = { .tv_sec = ms / 1000, .tv_nsec = ((ms % 1000) * 1000) * NSEC_PER_USEC };",
+                     "struct timespec64 ts = { .tv_sec = s, .tv_nsec = 0 };",
+                     "return timespec64_to_jiffies(&ts);"):
+            self.assertIn(line, self.rate)
+        self.assertEqual(self.rate.count("return timespec64_to_jiffies(&tv);"), 2)
+
+    def test_a_positional_seconds_and_microseconds_initialiser_stays(self):
+        self.assertIn("struct timeval tv = { 2, 500 };\n\n\treturn timeval_to_jiffies(&tv);", self.rate)
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["rate.c:24: initialised as {seconds, microseconds} [local tv: kept as struct timeval]"])

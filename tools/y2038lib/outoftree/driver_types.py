@@ -44,7 +44,7 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 # edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
-PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec", "tv_sec"}
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"}
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -53,10 +53,10 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
     "timespec_to_ns": "timespec64_to_ns", "timespec_valid": "timespec64_valid",
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
-    "timespec_to_ktime": "timespec64_to_ktime",
+    "timespec_to_ktime": "timespec64_to_ktime", "timespec_to_jiffies": "timespec64_to_jiffies",
 }
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
-TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare"}
+TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies"}
 SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
 VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
@@ -79,7 +79,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, 3.19 gettime64, 3.19 settime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
-              "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
+              "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
+              "4.3 timespec64_to_jiffies")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -1147,6 +1148,8 @@ def classify_initialiser(a, c, n, edits, union):
     start, stop = c.init
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    if value.startswith("{") and c.type == "timeval":
+        return timeval_braces(c, start, code[start:stop], edits[n])
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
@@ -1156,6 +1159,25 @@ def classify_initialiser(a, c, n, edits, union):
             return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
         return ""
     return link_value(a, c, n, c.relpath, start, stop, union)
+
+
+def timeval_braces(c, start: int, value: str, out) -> str:
+    """A timeval's brace initialiser as a timespec64's: zeros stay,
+    .tv_usec = E becomes .tv_nsec = (E) * NSEC_PER_USEC (0 stays 0); a
+    positional {s, us} would be read as {s, ns}: why not, or ''."""
+    if re.fullmatch(r"[\s{},0]*", value):
+        return ""
+    usec = re.search(r"\.\s*tv_usec\s*=\s*([^,}]*)", value)
+    if not re.fullmatch(r"\{\s*(\.\s*tv_(sec|usec)\s*=\s*[^,{}]*,?\s*)*\}", value.strip()):
+        return "initialised as {seconds, microseconds}"
+    if usec:
+        name = start + usec.start() + usec.group(0).index("tv_usec")
+        out.append((c.relpath, name, name + len("tv_usec"), "tv_nsec"))
+        if usec.group(1).strip() != "0":
+            stop = start + usec.start(1) + len(usec.group(1).rstrip())
+            out.append((c.relpath, start + usec.start(1), start + usec.start(1), "("))
+            out.append((c.relpath, stop, stop, ") * NSEC_PER_USEC"))
+    return ""
 
 
 def link_target(a, relpath, start, end):
