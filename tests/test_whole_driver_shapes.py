@@ -807,3 +807,316 @@ class BufferPrint(unittest.TestCase):
     def test_a_comma_inside_the_format_separates_no_arguments(self):
         new, converted, kept = driver_types.convert(BUFFER_PRINT)
         self.assertIn('"start=%lld.%09lds, stop=%lld.%09lds\\n",', new["bench.c"])
+
+
+# A timeval filled by a ktime or nanosecond conversion and printed with its
+# seconds: the per-file rule keeps it (it cannot widen a format), the pass
+# converts it, a local in an inner block and a pointer-filled one alike.
+PRINTED_VALUE = {"stamp.c": """\
+static void show_point(struct seq_file *s, struct point *pt)
+{
+	if (pt->status) {
+		struct timeval tv = ktime_to_timeval(pt->timestamp);
+		seq_printf(s, "@%ld.%06ld", tv.tv_sec, tv.tv_usec);
+	}
+}
+
+static void show_age(struct point *pt)
+{
+	struct timeval age;
+
+	age = ns_to_timeval(pt->age_ns);
+	pr_info("age %lu.%06lu\\n", age.tv_sec, age.tv_usec);
+}
+
+static long quiet_age(struct point *pt)
+{
+	struct timeval q = ns_to_timeval(pt->age_ns);
+
+	return q.tv_sec;
+}
+
+static int copy_stamp(struct point *pt, struct timeval __user *u)
+{
+	struct timeval out = ktime_to_timeval(pt->timestamp);
+
+	pr_info("stamp %ld\\n", out.tv_sec);
+	return copy_to_user(u, &out, sizeof(out));
+}
+"""}
+
+
+class PrintedValue(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(PRINTED_VALUE)
+        self.stamp = self.new["stamp.c"]
+
+    def test_a_printed_timeval_value_converts_with_lld(self):
+        for line in ("struct timespec64 tv = ktime_to_timespec64(pt->timestamp);",
+                     'seq_printf(s, "@%lld.%06ld", tv.tv_sec, tv.tv_nsec / NSEC_PER_USEC);',
+                     "age = ns_to_timespec64(pt->age_ns);",
+                     'pr_info("age %lld.%06lu\\n", age.tv_sec, age.tv_nsec / NSEC_PER_USEC);'):
+            self.assertIn(line, self.stamp)
+
+    def test_an_unprinted_one_is_left_to_the_per_file_rule(self):
+        self.assertIn("struct timeval q = ns_to_timeval(pt->age_ns);", self.stamp)
+
+    def test_one_copied_to_user_space_stays(self):
+        self.assertIn("struct timeval out = ktime_to_timeval(pt->timestamp);", self.stamp)
+        self.assertIn('pr_info("stamp %ld\\n", out.tv_sec);', self.stamp)
+        self.assertEqual(self.kept, [])  # left to the per-file rule, which reports it
+
+
+# struct timespec/timeval named as an ioctl number's type: the number is
+# built from the type's size, which struct __kernel_old_timespec/timeval
+# keeps on every architecture (two longs).
+IOCTL_NUMBERS = {"dev_ioctl.h": """\
+#define DEV_IOW(c, size)	_IOW('d', (c), size)
+#define DEV_IOW_TYPED(c, t, size) \\
+	DEV_IOW((c) | ((t) << 4), size)
+#define DEV_SET_TIME		_IOW('d', 1, struct timespec)
+#define DEV_GET_STAMP		_IOR('d', 2, struct timeval)
+#define DEV_XCHG		_IOWR('d', 3, \\
+				      struct timespec)
+#define DEV_SET(t)		DEV_IOW_TYPED(4, t, struct timespec)
+#define DEV_WAIT		DEV_IOW(5, struct timeval)
+#define DEV_PTR			_IOW('d', 6, struct timespec *)
+#define DEV_PAIR		_IOW('d', 7, struct timespec_pair)
+#define DEV_SIZE(t)		(sizeof(t) + 4)
+#define DEV_RAW			DEV_SIZE(struct timespec)
+""", "uapi/dev_user.h": """\
+#define DEV_USER_SET		_IOW('d', 8, struct timespec)
+"""}
+
+
+class IoctlNumbers(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(IOCTL_NUMBERS)
+        self.header = self.new["dev_ioctl.h"]
+
+    def test_the_type_of_an_ioctl_number_keeps_its_size(self):
+        for line in ("_IOW('d', 1, struct __kernel_old_timespec)", "_IOR('d', 2, struct __kernel_old_timeval)",
+                     "_IOWR('d', 3, \\\n\t\t\t\t      struct __kernel_old_timespec)",
+                     "DEV_IOW_TYPED(4, t, struct __kernel_old_timespec)",
+                     "DEV_IOW(5, struct __kernel_old_timeval)"):
+            self.assertIn(line, self.header)
+        self.assertEqual(len(self.converted), 5)
+
+    def test_a_pointer_another_structure_a_size_and_a_uapi_header_stay(self):
+        for line in ("_IOW('d', 6, struct timespec *)", "_IOW('d', 7, struct timespec_pair)",
+                     "DEV_SIZE(struct timespec)"):
+            self.assertIn(line, self.header)
+        self.assertNotIn("uapi/dev_user.h", self.new)
+
+    def test_a_kernel_range_without_the_name_keeps_the_number(self):
+        new, converted, _ = driver_types.convert(IOCTL_NUMBERS, lambda relpath, line, text: False)
+        self.assertEqual((new, converted), ({}, []))
+
+
+# A lone do_gettimeofday() local whose seconds are printed in an expression
+# through the driver's print macro, after an argument with string constants:
+# the per-file rule cannot tell the format from the other strings, the pass
+# reads the format argument and widens the conversion.
+PRINTED_EXPRESSION = {"sync.c": """\
+#define BUS_DBG(bus, fmt, ...) printk(KERN_DEBUG "%s: " fmt, (bus)->name, ## __VA_ARGS__)
+
+static void send_drift(struct bus *bus, int drift)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	BUS_DBG(bus, "%sDRIFT (%d) (last update %ld seconds ago)\\n",
+		(bus->fake) ? "Fake " : "", drift, now.tv_sec - bus->updated_at);
+	bus->updated_at = now.tv_sec;
+}
+
+static void stamp(struct bus *bus)
+{
+	struct timeval t;
+
+	do_gettimeofday(&t);
+	bus->usec = t.tv_usec;
+}
+"""}
+
+
+class PrintedExpression(unittest.TestCase):
+    def test_a_lone_local_printed_in_an_expression_converts_with_lld(self):
+        new, converted, kept = driver_types.convert(PRINTED_EXPRESSION)
+        self.assertEqual((converted, kept), (["local now"], []))
+        sync = new["sync.c"]
+        for line in ("\tstruct timespec64 now;", "ktime_get_real_ts64(&now);",
+                     'BUS_DBG(bus, "%sDRIFT (%d) (last update %lld seconds ago)\\n",'):
+            self.assertIn(line, sync)
+
+    def test_an_unprinted_lone_local_is_the_per_file_rules(self):
+        new, _, _ = driver_types.convert(PRINTED_EXPRESSION)
+        self.assertIn("\tstruct timeval t;\n\n\tdo_gettimeofday(&t);", new["sync.c"])
+
+
+# A function whose header is one of the driver's macros: spatch does not
+# parse it, so its lone locals are the pass's.
+MACRO_HEADER = {"sysfs.c": """\
+#define ATTR_READER(name, dev, buf) \\
+	ssize_t name(struct device *dev, struct device_attribute *attr, char *buf)
+
+static ATTR_READER(timing_show, dev, buf)
+{
+	struct bus *bus = to_bus(dev);
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return snprintf(buf, PAGE_SIZE, "%ld sec ago, %ld us\\\\n",
+			bus->updated ? now.tv_sec - bus->updated : 0, now.tv_usec);
+}
+
+static ssize_t plain_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return snprintf(buf, PAGE_SIZE, "%06ld\\\\n", now.tv_usec);
+}
+"""}
+
+
+class MacroHeader(unittest.TestCase):
+    def test_a_local_of_a_function_defined_through_a_macro_converts(self):
+        new, converted, kept = driver_types.convert(MACRO_HEADER)
+        self.assertEqual((converted, kept), (["local now"], []))
+        for line in ("\tstruct timespec64 now;\n\n\tktime_get_real_ts64(&now);",
+                     'snprintf(buf, PAGE_SIZE, "%lld sec ago, %ld us\\\\n",',
+                     "bus->updated ? now.tv_sec - bus->updated : 0, now.tv_nsec / NSEC_PER_USEC);"):
+            self.assertIn(line, new["sysfs.c"])
+
+    def test_a_lone_local_of_a_plain_function_stays_the_per_file_rules(self):
+        new, _, _ = driver_types.convert(MACRO_HEADER)
+        self.assertIn('\tstruct timeval now;\n\n\tdo_gettimeofday(&now);\n\treturn snprintf(buf, PAGE_SIZE, "%06ld',
+                      new["sysfs.c"])
+
+
+# A format whose text starts with a capitalised word is one string; a
+# format continued by a macro is not one this pass can read.
+CAPITALISED_FORMAT = {"drift.c": """\
+struct bus {
+	struct timeval seen;
+	struct timeval told;
+};
+
+static void show(struct bus *bus)
+{
+	do_gettimeofday(&bus->seen);
+	pr_info("DRIFT %ld sec\\\\n", bus->seen.tv_sec);
+}
+
+static void tell(struct bus *bus)
+{
+	do_gettimeofday(&bus->told);
+	pr_info("told %ld " UNIT_NAME "\\\\n", bus->told.tv_sec);
+}
+"""}
+
+
+class CapitalisedFormat(unittest.TestCase):
+    def test_a_capitalised_word_in_the_format_is_no_macro(self):
+        new, converted, kept = driver_types.convert(CAPITALISED_FORMAT)
+        self.assertEqual(converted, ["field seen"])
+        self.assertIn('pr_info("DRIFT %lld sec\\\\n", bus->seen.tv_sec);', new["drift.c"])
+        self.assertEqual([k["names"] for k in kept], [[("drift.c", "told")]])
+        self.assertIn("format built from macros", kept[0]["why"])
+
+
+# BSD's tvsub(): tv_usec written inside a condition that tests its sign.
+TVSUB = {"rate.c": """\
+struct rec {
+	struct timeval stamp;
+};
+
+static void tvsub(struct timeval *out, struct timeval *in)
+{
+	if ((out->tv_usec -= in->tv_usec) < 0) {
+		out->tv_sec--;
+		out->tv_usec += 1000000;
+	}
+	out->tv_sec -= in->tv_sec;
+}
+
+static u32 elapsed_ms(struct rec *r)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	tvsub(&now, &r->stamp);
+	return now.tv_sec * 1000 + now.tv_usec / 1000;
+}
+"""}
+
+
+class SignTestedWrite(unittest.TestCase):
+    def test_a_write_whose_sign_is_tested_converts(self):
+        new, converted, kept = driver_types.convert(TVSUB)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["field stamp, param in", "local now, param out"])
+        for line in ("if ((out->tv_nsec -= in->tv_nsec / NSEC_PER_USEC * NSEC_PER_USEC) < 0) {",
+                     "out->tv_nsec += 1000000 * NSEC_PER_USEC;",
+                     "static void tvsub(struct timespec64 *out, struct timespec64 *in)"):
+            self.assertIn(line, new["rate.c"])
+
+    def test_a_write_compared_with_anything_else_stays(self):
+        other = {"rate.c": TVSUB["rate.c"].replace(") < 0) {", ") < 500) {")}
+        new, converted, kept = driver_types.convert(other)
+        self.assertEqual(converted, ["field stamp, param in"])  # read only: it converts alone
+        self.assertEqual([k["names"] for k in kept], [[("rate.c", "now"), ("rate.c", "out")]])
+        self.assertIn("tv_usec written inside an expression", kept[0]["why"])
+        self.assertIn("if ((out->tv_usec -= in->tv_nsec / NSEC_PER_USEC) < 500) {", new["rate.c"])
+
+
+# A duration built in a timeval or timespec and turned into jiffies.
+JIFFIES = {"rate.c": """\
+static unsigned long rate_j(unsigned int minutes)
+{
+	struct timeval tv = { .tv_sec = minutes * 60, .tv_usec = 0 };
+
+	return timeval_to_jiffies(&tv);
+}
+
+static unsigned long poll_j(unsigned int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	return timeval_to_jiffies(&tv);
+}
+
+static unsigned long wait_j(unsigned int s)
+{
+	struct timespec ts = { .tv_sec = s, .tv_nsec = 0 };
+
+	return timespec_to_jiffies(&ts);
+}
+
+static unsigned long legacy_j(void)
+{
+	struct timeval tv = { 2, 500 };
+
+	return timeval_to_jiffies(&tv);
+}
+"""}
+
+
+class Jiffies(unittest.TestCase):
+    def setUp(self):
+        self.new, self.converted, self.kept = driver_types.convert(JIFFIES)
+        self.rate = self.new["rate.c"]
+
+    def test_a_duration_turned_into_jiffies_converts(self):
+        for line in ("struct timespec64 tv = { .tv_sec = minutes * 60, .tv_nsec = 0 };",
+                     "struct timespec64 tv = { .tv_sec = ms / 1000, .tv_nsec = ((ms % 1000) * 1000) * NSEC_PER_USEC };",
+                     "struct timespec64 ts = { .tv_sec = s, .tv_nsec = 0 };",
+                     "return timespec64_to_jiffies(&ts);"):
+            self.assertIn(line, self.rate)
+        self.assertEqual(self.rate.count("return timespec64_to_jiffies(&tv);"), 2)
+
+    def test_a_positional_seconds_and_microseconds_initialiser_stays(self):
+        self.assertIn("struct timeval tv = { 2, 500 };\n\n\treturn timeval_to_jiffies(&tv);", self.rate)
+        self.assertEqual([k["why"] for k in self.kept],
+                         ["rate.c:24: initialised as {seconds, microseconds} [local tv: kept as struct timeval]"])

@@ -15,6 +15,9 @@
 /// timespec_valid(), set_normalized_timespec(), timespec_add_ns(),
 /// timespec_compare(), timespec_equal(), timespec_add() and timespec_sub()
 /// become their timespec64 forms; tv_sec and tv_nsec keep their names.
+/// A field read from ktime_to_timespec() or ns_to_timespec() on the spot
+/// (ktime_to_timespec(kt).tv_sec) reads it from the timespec64 form,
+/// except where a format prints those seconds.
 ///
 /// A local whose value escapes (its address or the whole structure passed
 /// to anything else, tv_sec addressed) is left alone together with every
@@ -275,9 +278,18 @@ position p;
  ts@p.tv_nsec
 )
 
+// A field read inside the arguments of a use above (set_normalized_timespec(&ts,
+// ts.tv_sec + 1, ts.tv_nsec)): a matched call's arguments are not matched again.
+@member_reads@
+identifier ts_local.ts;
+identifier member = {tv_sec, tv_nsec};
+position p;
+@@
+ ts@p.member
+
 @other_use@
 identifier ts_local.ts;
-position q != uses.p;
+position q != {uses.p, member_reads.p};
 @@
  ts@q
 
@@ -510,6 +522,33 @@ identifier a;
 |
 - ts@u = timespec_sub(E, E2)
 + ts = timespec64_sub(E, E2)
+)
+
+// A field of a conversion's result, read on the spot (no local): not where
+// a call with a format string prints the seconds (time64_t there).
+@printed_result@
+expression E;
+constant char[] fmt;
+identifier f, conv = {ktime_to_timespec, ns_to_timespec};
+position p;
+@@
+ f(..., fmt, ..., <+... conv@p(E).tv_sec ...+>, ...)
+
+// Rewrite: ktime_to_timespec(E).tv_sec -> ktime_to_timespec64(E).tv_sec
+//  A field read straight from the conversion's result: the timespec64
+//  conversion of the same value has the same seconds and nanoseconds, the
+//  seconds in a 64-bit time64_t.
+@result_member depends on patch@
+expression E;
+identifier member = {tv_sec, tv_nsec};
+position p != printed_result.p;
+@@
+(
+- ktime_to_timespec@p(E).member
++ ktime_to_timespec64(E).member
+|
+- ns_to_timespec@p(E).member
++ ns_to_timespec64(E).member
 )
 
 // The formats of the printed seconds of the converted locals.

@@ -81,3 +81,38 @@ static void thermal_dump(ktime_t curr_time)
 	pr_debug("now %ld.%06ld\n", ktime_to_timeval(curr_time).tv_sec,
 		 ktime_to_timeval(curr_time).tv_usec);
 }
+
+/* Must change: locals declared in an inner block, read on that branch only. */
+static int board_remaining_ms(struct board *b)
+{
+	if (hrtimer_active(&b->timer)) {
+		ktime_t left = hrtimer_get_remaining(&b->timer);
+		struct timeval r = ktime_to_timeval(left);
+
+		return r.tv_sec * 1000 + r.tv_usec / 1000;
+	}
+	return 0;
+}
+
+static u32 board_age_us(struct board *b, int fresh)
+{
+	u32 us = 0;
+
+	if (!fresh) {
+		struct timeval age;
+
+		age = ns_to_timeval(b->age_ns);
+		us = age.tv_sec * USEC_PER_SEC + age.tv_usec;
+	}
+	return us;
+}
+
+/* Must NOT change: the value escapes to user space on one branch only. */
+static int board_copy_stamp(struct board *b, struct timeval __user *uptr, int user)
+{
+	struct timeval tv = ktime_to_timeval(b->stamp);
+
+	if (user)
+		return copy_to_user(uptr, &tv, sizeof(tv)) ? -EFAULT : 0;
+	return tv.tv_sec;
+}

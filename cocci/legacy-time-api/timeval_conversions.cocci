@@ -59,7 +59,7 @@ value_inits = set()  # (fn, tv, line): initialised by something else than a conv
 escaping.clear()
 value_inits.clear()
 
-@tv_local depends on uses_api@
+@tv_local depends on uses_api exists@
 identifier fn, tv;
 expression E;
 @@
@@ -76,7 +76,7 @@ fn(...) {
 }
 
 // An expression initializer other than the two conversions keeps the local.
-@value_init@
+@value_init exists@
 identifier tv_local.fn;
 identifier tv_local.tv;
 expression E;
@@ -88,7 +88,7 @@ fn(...) {
   ... when any
 }
 
-@twin_init@
+@twin_init exists@
 identifier tv_local.fn;
 identifier tv_local.tv;
 expression E;
@@ -115,7 +115,7 @@ _e << twin_init.E;
 @@
 value_inits.discard((fn, tv, p[0].line))
 
-@reads@
+@reads exists@
 identifier tv_local.fn;
 identifier tv_local.tv;
 expression E;
@@ -137,7 +137,7 @@ fn(...) {
 ...+>
 }
 
-@other_use@
+@other_use exists@
 identifier tv_local.fn;
 identifier tv_local.tv;
 position q != reads.p;
@@ -148,7 +148,7 @@ fn(...) {
 ...+>
 }
 
-@written@
+@written exists@
 identifier tv_local.fn;
 identifier tv_local.tv;
 identifier print =~ "^(printk|pr_[a-z]+|dev_[a-z]+|netdev_[a-z]+|seq_printf|snprintf|sprintf|scnprintf|trace_printk)$";
@@ -191,7 +191,11 @@ w << written.w;
 @@
 escaping.add((fn, tv))
 
-@convert_decl depends on patch@
+// Rewrite: struct timeval tv = ktime_to_timeval(E) -> struct timespec64 tv = ktime_to_timespec64(E)
+//  The local holds the same instant with nanoseconds in place of microseconds and
+//  64-bit seconds; its reads divide tv_nsec back, so every value read is the same.
+//  A local declared in an inner block (an if branch) converts as one at the top.
+@convert_decl depends on patch exists@
 identifier tv_local.fn;
 identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping and not any(v[:2] == (fn, tv) for v in value_inits) };
 expression E;
@@ -213,7 +217,9 @@ fn(...) {
 }
 
 // Uses change only where the declaration did.
-@convert_uses depends on patch@
+// Rewrite: tv.tv_usec -> tv.tv_nsec / NSEC_PER_USEC
+//  A read of the microseconds divides the nanoseconds back, so it is the same value.
+@convert_uses depends on patch exists@
 identifier tv_local.fn;
 identifier tv_local.tv : script:python(fn) { (fn, tv) not in escaping and not any(v[:2] == (fn, tv) for v in value_inits) };
 expression E, init;
@@ -274,6 +280,9 @@ position p;
 @@
  f(..., fmt, ..., \(ktime_to_timeval@p(E).member\|ns_to_timeval@p(E).member\), ...)
 
+// Rewrite: ktime_to_timeval(E).tv_usec -> ktime_to_timespec64(E).tv_nsec / NSEC_PER_USEC
+//  A field read straight from the conversion's result is the same value from the
+//  timespec64 conversion (the microseconds divided back from its nanoseconds).
 @member depends on patch@
 expression E, E2;
 type T;
@@ -306,6 +315,9 @@ position p != printed_member.p;
 + ns_to_timespec64(E).tv_sec
 )
 
+// Rewrite: timeval_to_ktime(tv) -> ktime_set(tv.tv_sec, tv.tv_usec * NSEC_PER_USEC)
+//  This is how timeval_to_ktime() was defined; the argument is not one with side
+//  effects, so evaluating its fields twice is the same.
 @to_ktime depends on patch@
 idexpression struct timeval tv;
 idexpression struct timeval *tvp;

@@ -44,7 +44,7 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 # edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
-PASS_ONLY_EDITS = {"jiffies_to_timespec64", "tv_nsec", "tv_sec"}
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"}
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -53,15 +53,18 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
     "timespec_to_ns": "timespec64_to_ns", "timespec_valid": "timespec64_valid",
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
-    "timespec_to_ktime": "timespec64_to_ktime",
+    "timespec_to_ktime": "timespec64_to_ktime", "timespec_to_jiffies": "timespec64_to_jiffies",
 }
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
-TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare"}
+TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies"}
 SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
 VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# call assigned to a timeval candidate -> the timespec64 form of the same instant (tv_usec reads divide it back)
+TIMEVAL_VALUES = {"ktime_to_timeval": "ktime_to_timespec64", "ns_to_timeval": "ns_to_timespec64"}
+WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (print_edit)
 # the fills of a field that keeps its user-space layout (one argument: &x.f)
 BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
                   "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
@@ -76,7 +79,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "4.18 ktime_get_boottime_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 getboottime64, 3.17 jiffies_to_timespec64, 3.19 gettime64, 3.19 settime64, "
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
-              "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64")
+              "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
+              "4.3 timespec64_to_jiffies")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -446,6 +450,8 @@ class Analysis:
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
+        # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
+        self.macro_names = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
         self.macro_foreign: Dict[Tuple[str, int], str] = {}  # (macro, index) -> an argument no candidate
         self.candidates += macro_candidates(self)
@@ -598,8 +604,9 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     """Returns ({relpath: new text}, [converted cluster descriptions],
     [kept: {"why": "relpath:line: why", "names": [(relpath, name)]}]).  allowed(relpath, line, new text) -> bool
     says whether a line may take that change (the kernel range's verdict)."""
+    numbers, described = ioctl_type_edits(texts, allowed)
     a = Analysis(texts)
-    if not a.candidates:
+    if not a.candidates and not numbers:
         return {}, [], []
     links = Links(len(a.candidates))
     found = examine(a, links)
@@ -607,12 +614,20 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     kept: list = []
     per_file: Dict[str, Set[Tuple[int, int, str]]] = {}
     for _, members in sorted(links.groups().items()):
-        if owned_by_per_file_rules(a, members, found.edits):
+        lone = lone_locals(a, members)
+        pass_only = any(e[3] in PASS_ONLY_EDITS for m in members for e in found.edits[m])
+        widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
+        if lone and not pass_only and not widened:
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
         outcome, what, cluster_edits = settle(a, texts, members, found, allowed)
+        if lone and not pass_only and outcome != "converted":
+            continue  # a printed lone local this pass cannot take: the per-file rules still try it
         (converted if outcome == "converted" else kept).append(what)
         for e in cluster_edits:
             per_file.setdefault(e[0], set()).add(e[1:])
+    converted += described
+    for e in numbers:
+        per_file.setdefault(e[0], set()).add(e[1:])
     new_texts = {}
     for relpath, file_edits in per_file.items():
         text = texts[relpath]
@@ -620,6 +635,53 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
             text = text[:start] + new + text[end:]
         new_texts[relpath] = text
     return new_texts, converted, kept
+
+
+IOCTL_NUMBERS = {"_IOR": 2, "_IOW": 2, "_IOWR": 2}  # ioctl number macro -> its type argument
+OLD_TYPE_ARG = re.compile(r"\s*struct\s+(timespec|timeval)\s*")
+
+
+def ioctl_forwarders(codes) -> Dict[str, int]:
+    """_IOR/_IOW/_IOWR and the driver's macros that hand one of their
+    parameters to one of them as its type: name -> that argument's index."""
+    found = dict(IOCTL_NUMBERS)
+    defines = [(m.group(1), [x.strip() for x in m.group(2).split(",")], m.group(3))
+               for code in codes for m in MACRO.finditer(code)]
+    grown = True
+    while grown:
+        grown = False
+        for name, params, body in defines:
+            for m in re.finditer(r"\b(\w+)\s*\(", body):
+                index = found.get(m.group(1))
+                close = matching(body, m.end() - 1)
+                args = split_args(body[m.end():close]) if index is not None and close > 0 else []
+                arg = args[index].replace("\\", " ").strip() if index is not None and index < len(args) else ""
+                if arg in params and name not in found:
+                    found[name], grown = params.index(arg), True
+    return found
+
+
+def ioctl_type_edits(texts: dict, allowed):
+    """A struct timespec or timeval named as an ioctl number's type
+    (_IOW('a', 5, struct timespec), or through the driver's own macro that
+    hands it to _IOW) becomes struct __kernel_old_timespec/timeval: the same
+    size on every architecture (two longs), so the same number; user space
+    keeps its layout.  Returns (edits, descriptions)."""
+    codes = {p: blank_comments_and_literals(t) for p, t in texts.items() if "/uapi/" not in f"/{p}"}
+    takers = ioctl_forwarders(codes.values())
+    edits, described = [], []
+    for relpath, code in codes.items():
+        for m in re.finditer(r"\bstruct\s+(timespec|timeval)\b", code):
+            call = enclosing_call(code, m.start())
+            if not call or takers.get(call[0]) != call[3]:
+                continue
+            arg = split_args(code[call[1] + 1:call[2]])[call[3]].replace("\\", " ")
+            new = f"struct __kernel_old_{m.group(1)}"
+            line = line_of(code, m.start())
+            if OLD_TYPE_ARG.fullmatch(arg) and allowed(relpath, line, new):
+                edits.append((relpath, m.start(), m.end(), new))
+                described.append(f"{relpath}:{line}: {call[0]}() ioctl number's {m.group(0)} (its size, its number)")
+    return edits, described
 
 
 class Links:
@@ -721,14 +783,24 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
                                      f"as a callback: its type is an interface (a kernel ops structure's, say)")
 
 
-def owned_by_per_file_rules(a, members, edits) -> bool:
-    """Locals of one declaration each, with no edit only this pass makes,
-    none of them copied whole into another (y = x;: the per-file rules
-    convert a local alone)."""
+def value_form(name: str, ctype: str) -> Optional[str]:
+    """The timespec64 form of a value call assigned to a candidate of ctype, or None."""
+    return (VALUES if ctype == "timespec" else TIMEVAL_VALUES).get(name)
+
+
+def lone_locals(a, members) -> bool:
+    """Locals of one declaration each, none of them copied whole into
+    another (y = x;): the per-file rules convert such a local alone, unless
+    it takes an edit only this pass makes (PASS_ONLY_EDITS) or its seconds
+    are printed (the pass widens any format it can read; the per-file rules
+    refuse a format given with other string constants or a ktime_to_timeval()
+    value printed at all).  A local of a function whose header is one of the
+    driver's macros (static DEVICE_ATTR_READER(name, dev, buf) { ... }) is
+    this pass's: spatch does not parse such a function."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not any(e[3] in PASS_ONLY_EDITS for m in members for e in edits[m]) and not copied_whole(a, cands)
+        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands)
 
 
 def copied_whole(a, cands) -> bool:
@@ -925,7 +997,7 @@ def usec_use(a, c, relpath, expr_start, m_start, m_end, out):
         return "tv_usec of a timespec"
     written = re.match(r"\s*(=(?!=)|\+=|-=)", code[m_end:])
     if written and not code[:expr_start].rstrip().endswith(("&", "++", "--")):
-        return usec_write_edit(code, relpath, m_start, m_end, m_end + written.end(), out)
+        return usec_write_edit(code, relpath, (expr_start, m_start, m_end), m_end + written.end(), out)
     if re.match(r"\s*(\+\+|--)", code[m_end:]) or code[:expr_start].rstrip().endswith(("&", "++", "--")):
         return "tv_usec written"
     to_ms = re.match(r"\s*/\s*(1000|USEC_PER_MSEC)\b", code[m_end:])
@@ -946,9 +1018,9 @@ def stored_through(a, c, n, relpath, end, edits, union):
     value_start = end + code[end:].index("=") + 1
     stop = code.find(";", value_start)
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
-    if m and m.group(1) in VALUES and c.type == "timespec":
+    if m and value_form(m.group(1), c.type):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
-        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
         return ""
@@ -966,9 +1038,9 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
             and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
         return ""
-    if m and m.group(1) in VALUES and c.type == "timespec":
+    if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
-        edits[n].append((relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+        edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
             if m.group(1) in ("timespec_sub", "timespec_add") else ""
     return link_value(a, c, n, relpath, value_start, stop, union)
@@ -1076,15 +1148,36 @@ def classify_initialiser(a, c, n, edits, union):
     start, stop = c.init
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    if value.startswith("{") and c.type == "timeval":
+        return timeval_braces(c, start, code[start:stop], edits[n])
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
-    if m and m.group(1) in VALUES and c.type == "timespec":
-        edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), VALUES[m.group(1)]))
+    if m and value_form(m.group(1), c.type):
+        edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
         return ""
     return link_value(a, c, n, c.relpath, start, stop, union)
+
+
+def timeval_braces(c, start: int, value: str, out) -> str:
+    """A timeval's brace initialiser as a timespec64's: zeros stay,
+    .tv_usec = E becomes .tv_nsec = (E) * NSEC_PER_USEC (0 stays 0); a
+    positional {s, us} would be read as {s, ns}: why not, or ''."""
+    if re.fullmatch(r"[\s{},0]*", value):
+        return ""
+    usec = re.search(r"\.\s*tv_usec\s*=\s*([^,}]*)", value)
+    if not re.fullmatch(r"\{\s*(\.\s*tv_(sec|usec)\s*=\s*[^,{}]*,?\s*)*\}", value.strip()):
+        return "initialised as {seconds, microseconds}"
+    if usec:
+        name = start + usec.start() + usec.group(0).index("tv_usec")
+        out.append((c.relpath, name, name + len("tv_usec"), "tv_nsec"))
+        if usec.group(1).strip() != "0":
+            stop = start + usec.start(1) + len(usec.group(1).rstrip())
+            out.append((c.relpath, start + usec.start(1), start + usec.start(1), "("))
+            out.append((c.relpath, stop, stop, ") * NSEC_PER_USEC"))
+    return ""
 
 
 def link_target(a, relpath, start, end):
@@ -1176,14 +1269,21 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     return ""
 
 
-def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
+def usec_write_edit(code, relpath, where, value_start, out) -> str:
     """x.tv_usec = E; (or +=, -=) of a timeval that becomes a timespec64:
     x.tv_nsec = (E) * NSEC_PER_USEC; (0 stays 0).  Reads divide it back, so
     the microseconds are exact; the product fits a 32-bit long for
-    |E| < 2147483, which a microsecond field holds.  Returns why not, or ''."""
+    |E| < 2147483, which a microsecond field holds.  Also a write whose sign
+    is tested, if ((x.tv_usec -= E) < 0) (BSD's tvsub()): scaled by a
+    positive constant, the sign is the same.  where: (start of x, start and
+    end of tv_usec).  Returns why not, or ''."""
+    expr_start, m_start, m_end = where
     end = value_end(code, value_start, ";,")
     if end >= len(code) or code[end] != ";":
-        return "tv_usec written inside an expression"
+        tested = sign_tested(code, expr_start)
+        if tested is None:
+            return "tv_usec written inside an expression"
+        end = tested
     value = code[value_start:end].strip()
     if not value:
         return "tv_usec written"
@@ -1196,6 +1296,17 @@ def usec_write_edit(code, relpath, m_start, m_end, value_start, out) -> str:
             out.append((relpath, start, start, "("))
         out.append((relpath, stop, stop, " * NSEC_PER_USEC" if simple else ") * NSEC_PER_USEC"))
     return ""
+
+
+def sign_tested(code: str, expr_start: int) -> Optional[int]:
+    """The offset of the ')' closing a write that starts at expr_start, as in
+    (x.tv_usec -= E) < 0, when only the written value's sign is tested."""
+    if not code[:expr_start].rstrip().endswith("("):
+        return None
+    close = matching(code, code[:expr_start].rstrip().rindex("("))
+    if close < 0 or not re.match(r"\s*(?:<|<=|>|>=|==|!=)\s*0(?![\w.])", code[close + 1:]):
+        return None
+    return close
 
 
 def call_args(a, relpath, open_, close) -> list:
@@ -1217,7 +1328,8 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
-    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', KERN_LEVEL.sub("", fmt_arg)):
+    outside = re.sub(r'"(?:[^"\\]|\\.)*"', '""', KERN_LEVEL.sub("", fmt_arg))  # a literal's words are no macros
+    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', outside):
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
     specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
