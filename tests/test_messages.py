@@ -384,6 +384,7 @@ class SimplifiedPatches(unittest.TestCase):
                     self.assertLess(shown.count("\n"), runnable.count("\n") // 2)
                     changes = [re.sub(r"@\w+\b", "", line) for line in wanted[0].body if line[:1] in ("+", "-")]
                     self.assertEqual([line for line in shown.splitlines() if line[:1] in ("+", "-")], changes)
+                    self.assertEqual(long_smpl_lines(shown), [], "commit message lines of at most 75 characters")
                     if "chosen by the rules left out" not in shown:
                         self.assertTrue(parses(shown), shown)
                     checked += 1

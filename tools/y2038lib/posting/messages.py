@@ -126,7 +126,7 @@ def semantic_patch(rule, fired) -> str:
 def smpl_section(patches: List[str]) -> str:
     """The semantic patches between // <smpl> and // </smpl>, as
     Coccinelle-made kernel patches give them."""
-    simplified = ", simplified," if any(p.startswith(shown_smpl.SIMPLIFIED.split("(")[0]) for p in patches) else ""
+    simplified = ", simplified," if any(map(shown_smpl.is_simplified, patches)) else ""
     lead = (f"The semantic patch that makes this change{simplified} is as follows:" if len(patches) == 1 else
             f"The semantic patches that make this change{simplified} are as follows:")
     return "\n\n".join([f"{lead}\n{SMPL_INTRO}", *(f"// <smpl>\n{p}\n// </smpl>" for p in patches)])

@@ -33,7 +33,11 @@ def needed(rules: List[SubRule], wanted: List[SubRule]) -> List[SubRule]:
 # longer one (the rules that decide where it applies, their Python) is shown
 # simplified: a 300-line script for a 3-line diff buries the change
 SHOWN_WHOLE = 60
-SIMPLIFIED = "// Simplified: the rules that decide where this applies are left out ({n} lines in all)."
+SIMPLIFIED = "// Simplified from {n} lines: the rules that decide where it\n// applies are left out."
+
+
+def is_simplified(shown: str) -> bool:
+    return shown.startswith(SIMPLIFIED.split("{")[0])
 
 
 def semantic_patch(rules: List[SubRule], wanted: List[SubRule]) -> str:
