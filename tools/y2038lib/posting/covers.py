@@ -202,7 +202,7 @@ def boot_section(results: SeriesResults, patches) -> str:
     coverage = boot_coverage(results.boot, sorted({f for p in patches for f in p.files}))
     if coverage[0].startswith("None of this posting's"):
         return wrap(f"Boot verification of {whole} ({setup}): {verdicts}.") + "\n" + "\n".join(coverage)
-    lines = [f"Boot verification of {whole} ({setup}):"]
+    lines = [wrap(f"Boot verification of {whole} ({setup}):")]
     for arch, boot in sorted(results.boot.items()):
         counts = boot.counts()
         pristine = (results.boot_pristine or {}).get(arch)
