@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Bad input gets a clear one-line error and loses nothing."""
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -106,18 +107,32 @@ class BadInputs(unittest.TestCase):
         self.assertIn("drivers/slow.c: not converted: spatch --timeout 1 expired", proc.stdout)
         self.assertIn("ktime_get_ns.cocci: 1 sites in 1 files", proc.stdout)
 
-    def test_rule_that_is_not_idempotent_is_named(self):
+    def apply_grow_rule(self, header: str):
+        """apply with one rule, cocci/grow/grow.cocci, that adds one to every
+        delay() each time it runs, on a tree whose drivers/a.c has delay(1)."""
         cocci = self.tmp / "cocci" / "grow"
         cocci.mkdir(parents=True)
         (cocci / "grow.cocci").write_text(
-            "/// Adds one each time: never a fixed point.\n// Confidence: Low\n// Scope: all\n"
-            "// Introduced: 3.17\n// Subject: grow\nvirtual patch\n@@\nexpression E;\n@@\n"
-            "- delay(E)\n+ delay(E + 1)\n")
+            header + "// Confidence: Low\n// Scope: all\n// Introduced: 3.17\n// Subject: grow\n"
+            "virtual patch\n@@\nexpression E;\n@@\n- delay(E)\n+ delay(E + 1)\n")
         tree = make_mini_tree(self.tmp / "tree", {"drivers/a.c": "void f(void) { delay(1); }\n"})
         env = dict(self.env, Y2038_COCCI_DIR=str(self.tmp / "cocci"))
         run_cli("tree", "--kver", str(tree), env=env, check=True)
-        self.assertError(run_cli("apply", "--kver", str(tree), env=env),
+        return run_cli("apply", "--kver", str(tree), env=env)
+
+    def test_rule_that_is_not_idempotent_is_named(self):
+        self.assertError(self.apply_grow_rule("/// Adds one each time: never a fixed point.\n"),
                          "not idempotent", "cocci/grow/grow.cocci changes drivers/a.c again")
+
+    def test_idempotence_check_takes_a_rules_candidates_as_a_run_does(self):
+        """A file its Prefilter-regex no longer matches is no candidate of the
+        rule in a run, so the check does not run the rule on it either (such
+        runs took minutes of spatch with the tree's headers)."""
+        proc = self.apply_grow_rule("/// Adds one to a delay of 1 only.\n// Prefilter-regex: delay\\(1\\)\n")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        matches = json.loads(next((self.tmp / "work").glob("*/matches.json")).read_text())
+        self.assertEqual(matches["idempotence_check"]["spatch_runs"], 0)
+        self.assertEqual(matches["campaigns"][0]["rules"][0]["sites"], 1)
 
     def test_missing_packages_without_root(self):
         with mock.patch.object(deps, "missing", return_value=["coccinelle"]), \

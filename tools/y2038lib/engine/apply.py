@@ -371,7 +371,9 @@ def refresh_leftovers(applier, patch_rules, recs: Dict[str, RuleMatches]) -> Non
 
 def idempotence_offenders(applier, campaign_rules) -> dict:
     """Every rule run again over every changed file must change nothing.
-    The rules all read the final content: one pool for all of them.
+    A file is a rule's candidate as in a run (its tokens and Prefilter-regex:
+    what matches neither, the rule cannot change).  The rules all read the
+    final content: one pool for all of them.
     Returns {relpath: [rule paths that change it again]}."""
     changed = sorted(applier.current)
     work = []
@@ -379,7 +381,8 @@ def idempotence_offenders(applier, campaign_rules) -> dict:
         for rule in (r for r in rules if r.patch_mode):
             regex = rule.token_regex()
             work.append((rule, [f for f in changed if applier.in_scope(f, rule)
-                                and regex.search(applier.current[f])]))
+                                and regex.search(applier.current[f])
+                                and (not rule.content_regex or rule.content_regex.search(applier.current[f]))]))
     offenders: Dict[str, List[str]] = {}
     for path, results in applier.run_rules(work, "idempotence check").items():
         rule = next(r for r, _ in work if r.relpath == path)
