@@ -15,7 +15,8 @@ class Plan(unittest.TestCase):
         plan = bs.plan("pristine", [])
         self.assertEqual(plan["kunit"], ["rtc_lib_test_cases", "time_test_cases"])
         self.assertEqual(plan["selftests"], list(bs.QUICK_SELFTESTS))
-        self.assertEqual(bs.cmdline(plan, SELFTESTS), [])
+        # every suite of ours by one glob, so the fix checks built in are left out
+        self.assertEqual(bs.cmdline(plan, SELFTESTS), ["kunit.filter_glob=*_test_cases"])
 
     def test_driver_series_runs_only_the_init_checks(self):
         # the 6.1 series: drivers, and kernel/time/timer_list.c (the /proc printer)

@@ -1,20 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""verification/fix_proofs.py without a kernel build: the CHECK files
-(Arch: picks the boot machine, x86_64 when absent), and how a check is
-added to the proof tree (its test in the driver's directory, built by a
-Makefile line there, its Kconfig entry appended), on a planted git tree."""
+"""verification/fix_checks.py and fix_proofs.py without a kernel build:
+the CHECK files (Arch: picks the boot machine, x86_64 when absent), how a
+check is added to a boot kernel's tree (its test in the driver's
+directory, built by a Makefile line there, its Kconfig entry appended) and
+configured in on its machine only, and how a proof boots the patched tree,
+then the tree without the fix, on a planted git tree."""
 import os
 import re
 import shutil
+import fnmatch
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
+from types import SimpleNamespace
 from pathlib import Path
 
 import helpers
 helpers.put_tools_on_path()
 from y2038lib.common import Y2038Error, git_env  # noqa: E402
-from y2038lib.verification import fix_proofs  # noqa: E402
+from y2038lib.verification import boot, boot_suites, fix_checks, fix_proofs  # noqa: E402
 
 LPFC_INIT = "drivers/scsi/lpfc/lpfc_init.c"
 GSS_UNSEAL = "net/sunrpc/auth_gss/gss_krb5_unseal.c"
@@ -27,16 +32,16 @@ WAVE5_VPU = "drivers/media/platform/chips-media/wave5/wave5-vpu.c"
 
 class Checks(unittest.TestCase):
     def test_each_check_boots_where_its_bug_is(self):
-        self.assertEqual(fix_proofs.check_for([GSS_UNSEAL]).arch, "x86_64")  # no Arch: line
-        lpfc = fix_proofs.check_for([LPFC_INIT])
+        self.assertEqual(fix_checks.check_for([GSS_UNSEAL]).arch, "x86_64")  # no Arch: line
+        lpfc = fix_checks.check_for([LPFC_INIT])
         self.assertEqual((lpfc.name, lpfc.arch, lpfc.suite), ("lpfc-cmf-stats-interval", "arm", "y2038_lpfc_cmf"))
-        self.assertIsNone(fix_proofs.check_for(["drivers/scsi/lpfc/lpfc_sli.c"]))
+        self.assertIsNone(fix_checks.check_for(["drivers/scsi/lpfc/lpfc_sli.c"]))
         for path, name, suite in ((STMMAC_HWTSTAMP, "stmmac-ptp-seconds", "y2038_stmmac_ptp"),
                                   (PERF_CORE, "perf-mux-interval", "y2038_perf_mux"),
                                   (IO_URING, "io-uring-min-wait", "y2038_io_uring_min_wait"),
                                   (WORKQUEUE, "wq-cpu-intensive-thresh", "y2038_wq_cpu_intensive"),
                                   (WAVE5_VPU, "wave5-poll-interval", "y2038_wave5_poll")):
-            check = fix_proofs.check_for([path])
+            check = fix_checks.check_for([path])
             self.assertEqual((check.name, check.arch, check.suite), (name, "arm", suite))
 
     def test_a_check_that_includes_a_static_function_file_includes_the_file_it_proves(self):
@@ -44,19 +49,32 @@ class Checks(unittest.TestCase):
         static: the test, built in a directory always descended, compiles
         the driver's file into itself by a path relative to it."""
         for path in (STMMAC_HWTSTAMP, WAVE5_VPU):
-            check = fix_proofs.check_for([path])
+            check = fix_checks.check_for([path])
             includes = re.findall(r'^#include "(.+\.c)"$', (check.folder / check.test).read_text(), re.M)
             self.assertEqual([os.path.normpath(os.path.join(check.test_dir, i)) for i in includes], [path])
 
-    def test_the_proof_kernel_is_the_boot_stage_kernel_of_the_check_arch(self):
-        lpfc = fix_proofs.check_for([LPFC_INIT])
-        kernel = fix_proofs.ProofKernel(None, Path("/nonexistent/src"), lpfc, 1)
-        self.assertEqual(kernel.machine, fix_proofs.MACHINES["arm"])
-        self.assertEqual([p.name for p in kernel.fragments], ["base.config", "arm.config", "config"])
-        self.assertEqual(kernel.fragments[-1], lpfc.folder / "config")
+    def test_a_boot_kernel_is_configured_with_the_checks_of_its_machine_only(self):
+        lpfc, gss = fix_checks.check_for([LPFC_INIT]), fix_checks.check_for([GSS_UNSEAL])
+        arm = boot.Kernel(None, Path("/nonexistent/src"), "patched", boot.MACHINES["arm"], 1, [gss, lpfc])
+        self.assertEqual([p.name for p in arm.fragments], ["base.config", "arm.config", "config"])
+        self.assertEqual(arm.fragments[-1], lpfc.config)
+        x86 = boot.Kernel(None, Path("/nonexistent/src"), "patched", boot.MACHINES["x86_64"], 1, [gss, lpfc])
+        self.assertEqual(x86.fragments[-1], gss.config)
+        self.assertEqual(fix_checks.BOOT_ARCHES, tuple(boot.MACHINES))
+
+    def test_a_boots_kunit_run_leaves_every_check_out(self):
+        """The checks are built into the boot kernels; only a proof runs one."""
+        for check in fix_checks.checks():
+            self.assertFalse(fnmatch.fnmatchcase(check.suite, boot_suites.EVERY_SUITE_GLOB), check.name)
+            self.assertNotIn(check.suite, boot_suites.KUNIT_SUITES)
+
+    def test_a_series_checks_are_those_of_its_verified_fixes(self):
+        fix, held = SimpleNamespace(name="0001-fix", files=[LPFC_INIT]), SimpleNamespace(name="0002", files=[WORKQUEUE])
+        results = SimpleNamespace(fix_patches=lambda: [fix, held])
+        self.assertEqual(fix_checks.checks_of(results, ["0001-fix"]), {"0001-fix": fix_checks.check_for([LPFC_INIT])})
 
     def test_each_check_config_turns_on_its_own_kconfig_entry(self):
-        for check in fix_proofs.checks():
+        for check in fix_checks.checks():
             self.assertIn(f"config {check.symbol}\n", (check.folder / "Kconfig").read_text(), check.name)
             self.assertIn(f"CONFIG_{check.symbol}=y", (check.folder / "config").read_text().splitlines(),
                           check.name)
@@ -64,11 +82,11 @@ class Checks(unittest.TestCase):
     def test_an_arch_the_boot_stage_cannot_boot_is_refused(self):
         with tempfile.TemporaryDirectory(prefix="y2038-check-") as tmp:
             folder = Path(tmp) / "mips-check"
-            shutil.copytree(fix_proofs.check_for([LPFC_INIT]).folder, folder)
+            shutil.copytree(fix_checks.check_for([LPFC_INIT]).folder, folder)
             check_file = folder / "CHECK"
             check_file.write_text(check_file.read_text().replace("Arch: arm", "Arch: mips"))
             with self.assertRaisesRegex(Y2038Error, r"Arch: mips is not a boot machine \(x86_64, arm\)"):
-                fix_proofs.read_check(folder)
+                fix_checks.read_check(folder)
 
 
 class PlantedBuilder:
@@ -77,14 +95,14 @@ class PlantedBuilder:
     def __init__(self, src: Path):
         self.src = src
 
-    def git(self, *args):
-        return subprocess.run(["git", *args], cwd=self.src, env=git_env(), check=True, text=True,
-                              stdout=subprocess.PIPE)
+    def git(self, *args, check=True):
+        return subprocess.run(["git", *args], cwd=self.src, env=git_env(), check=check, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 class AddCheck(unittest.TestCase):
     def test_the_test_is_built_in_the_driver_directory_as_one_commit(self):
-        check = fix_proofs.check_for([LPFC_INIT])
+        check = fix_checks.check_for([LPFC_INIT])
         with tempfile.TemporaryDirectory(prefix="y2038-proof-tree-") as tmp:
             builder = PlantedBuilder(Path(tmp))
             makefile, kconfig = builder.src / "drivers/scsi/lpfc/Makefile", builder.src / "drivers/scsi/Kconfig"
@@ -94,7 +112,7 @@ class AddCheck(unittest.TestCase):
             builder.git("init", "-q")
             builder.git("add", "-A")
             builder.git("commit", "-q", "-m", "planted")
-            fix_proofs.add_check(builder, check)
+            fix_checks.add_check(builder, check)
             self.assertEqual(makefile.read_text().splitlines(), [
                 "obj-$(CONFIG_SCSI_LPFC) := lpfc.o",
                 "obj-$(CONFIG_Y2038_CHECK_LPFC_CMF_STATS_INTERVAL) += y2038_lpfc_cmf_test.o"])
@@ -102,7 +120,7 @@ class AddCheck(unittest.TestCase):
             self.assertEqual((builder.src / "drivers/scsi/lpfc/y2038_lpfc_cmf_test.c").read_bytes(),
                              (check.folder / check.test).read_bytes())
             subject, _, files = builder.git("log", "--format=%s", "--name-only", "-1").stdout.partition("\n")
-            self.assertEqual(subject, fix_proofs.CHECK_COMMIT + "lpfc-cmf-stats-interval")
+            self.assertEqual(subject, fix_checks.CHECK_COMMIT + "lpfc-cmf-stats-interval")
             self.assertEqual(files.split(), ["drivers/scsi/Kconfig", "drivers/scsi/lpfc/Makefile",
                                              "drivers/scsi/lpfc/y2038_lpfc_cmf_test.c"])
             self.assertEqual(builder.git("status", "--porcelain").stdout, "")
@@ -110,3 +128,41 @@ class AddCheck(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Prove(unittest.TestCase):
+    """prove() on a planted patched tree, the kernel builds and boots
+    replaced by a look at the fixed file each boot would build."""
+
+    def test_the_patched_tree_boots_with_the_fix_then_without_it_and_is_left_at_the_series(self):
+        check = fix_checks.check_for([WORKQUEUE])
+        with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
+            src, state = Path(tmp) / "src", Path(tmp) / "state"
+            (src / "kernel").mkdir(parents=True)
+            builder = PlantedBuilder(src)
+            fixed = src / WORKQUEUE
+            fixed.write_text("unsigned long thresh_ns = thresh_us * NSEC_PER_USEC;\n")
+            builder.git("init", "-q")
+            builder.git("add", "-A")
+            builder.git("commit", "-q", "-m", "baseline")
+            fixed.write_text("u64 thresh_ns = (u64)thresh_us * NSEC_PER_USEC;\n")
+            builder.git("commit", "-q", "-am", "workqueue: multiply in 64 bits")
+            patch = Path(tmp) / "0001-fix.patch"
+            patch.write_text(builder.git("format-patch", "-1", "--stdout").stdout)
+            head = builder.git("rev-parse", "HEAD").stdout.strip()
+            kernel = SimpleNamespace(builder=builder)
+            boots = SimpleNamespace(source=lambda variant: "tree-id", checks=[check], kernel=lambda v, a: kernel)
+            booted = []
+
+            def boot_with_check(tree, k, c, label):
+                booted.append((label, fixed.read_text().split()[0]))
+                return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
+            tree = SimpleNamespace(baseline="b" * 40, state=state)
+            with mock.patch.object(fix_proofs, "boot_with_check", boot_with_check):
+                result = fix_proofs.prove(tree, boots, patch, check)
+                self.assertEqual(booted, [("with-fix", "u64"), ("without-fix", "unsigned")])
+                self.assertEqual(result["verdict"], "proven")
+                self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
+                self.assertEqual(builder.git("status", "--porcelain").stdout, "")
+                again = fix_proofs.prove(tree, boots, patch, check)  # same inputs: kept, nothing booted
+            self.assertEqual((len(booted), again["reused"]), (2, True))

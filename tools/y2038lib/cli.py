@@ -189,15 +189,15 @@ def cmd_boot(args) -> int:
     t = tree.load(args.kver)
     out, jobs = series.series_dir(t, args.out), make_jobs(args.jobs, args.distcc)
     if args.fix_proofs_only:
-        return OK if prove_fixes(t, out, jobs) else FAILED
+        return OK if prove_fixes(t, out, jobs, args.distcc) else FAILED
     results = boot.boot_stage(t, out, jobs, tuple(args.arches or boot.MACHINES), args.pristine, args.distcc)
     print(boot.boot_text(results))
-    return OK if boot.booted_ok(results) and prove_fixes(t, out, jobs) else FAILED
+    return OK if boot.booted_ok(results) and prove_fixes(t, out, jobs, args.distcc) else FAILED
 
 
-def prove_fixes(t, out: Path, jobs: int) -> bool:
+def prove_fixes(t, out: Path, jobs: int, distcc: bool) -> bool:
     """Each fix booted without and with it across 2038; False if a check did not prove its fix."""
-    proven = fix_proofs.proofs_stage(t, out, jobs)
+    proven = fix_proofs.proofs_stage(t, out, jobs, distcc)
     if proven.fix_proofs:
         print(fix_proofs.proofs_text(proven))
     return fix_proofs.all_proven(proven)
@@ -258,7 +258,7 @@ def cmd_run(args) -> int:
     print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
     results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
     print(boot.boot_text(results))
-    fixes_proven = prove_fixes(t, out, jobs)
+    fixes_proven = prove_fixes(t, out, jobs, args.distcc)
     html_path, _ = report.report_stage(out)
     print(f"review: {html_path}")
     return OK if boot.booted_ok(results) and fixes_proven else FAILED

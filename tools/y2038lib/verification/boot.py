@@ -23,10 +23,11 @@ import json
 import os
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import boot_suites, legacy
+from . import boot_suites, fix_checks, legacy
 from .boot_suites import QUICK_SELFTESTS
 from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, progress, read_json, run,
                       write_atomic, write_json)
@@ -68,16 +69,18 @@ MACHINES = {m.arch: m for m in (
 class Kernel:
     """One (variant, architecture) kernel: config and build in <state>/boot/<variant>-<arch>."""
 
-    def __init__(self, builder: Builder, src: Path, variant: str, machine: Machine, jobs: int):
+    def __init__(self, builder: Builder, src: Path, variant: str, machine: Machine, jobs: int, checks=()):
+        """checks: the fix checks committed in src; those of this machine are configured in."""
         self.builder, self.src, self.machine, self.jobs = builder, src, machine, jobs
         # <variant>/src beside <variant>/<arch>: the same relative paths for
         # every variant, so ccache (CCACHE_BASEDIR) shares their objects
         self.out = src.parent / machine.arch
-        self.fragments = self.fragments_for(machine)
+        self.fragments = self.fragments_for(machine, checks)
 
     @staticmethod
-    def fragments_for(machine: Machine) -> list:
-        return [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config"]
+    def fragments_for(machine: Machine, checks=()) -> list:
+        return [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config",
+                *fix_checks.fragments(checks, machine.arch)]
 
     def make(self, *targets, check=True):
         m = self.machine
@@ -239,8 +242,10 @@ def parse_console(tree, console: str, exited: bool, kunit_wanted: bool = True) -
     return {"verdict": "pass" if ok else "fail", "tests": tests, "problems": problems}
 
 
-def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None:
-    """The baseline plus the verified patches, applied the way a maintainer would."""
+def checkout_variant(builder: Builder, verified: list, series_dir: Path, checks=()) -> None:
+    """The baseline plus the verified patches, applied the way a maintainer
+    would, then the fix checks (never posted; configured in only on their
+    machine's kernel)."""
     builder.reset(builder.tree.baseline)
     for name in verified:
         if not (series_dir / name).is_file():
@@ -249,6 +254,8 @@ def checkout_variant(builder: Builder, verified: list, series_dir: Path) -> None
         if proc.returncode != 0:
             builder.git("am", "--abort", check=False)
             raise Y2038Error(f"verified patch {name} does not apply: run `tools/y2038 build` again")
+    for check in checks:
+        fix_checks.add_check(builder, check)
 
 
 def changed_files_built(out: Path, files) -> dict:
@@ -266,12 +273,20 @@ def changed_files_built(out: Path, files) -> dict:
     return found
 
 
-def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, suites, files) -> dict:
-    """files: the series' changed files, to record which of them the kernel built."""
-    kernel = Kernel(builder, src, variant, machine, jobs)
+def build_kernel(kernel: Kernel, variant: str) -> tuple:
+    """(image or None, errors, seconds)."""
     started = time.monotonic()
-    with Step(f"{variant} {machine.arch}: building the kernel in {kernel.out}"):
+    with Step(f"{variant} {kernel.machine.arch}: building the kernel in {kernel.out}"):
         image, errors = kernel.build()
+    return image, errors, time.monotonic() - started
+
+
+def boot_one(tree, kernel: Kernel, variant, initrd, legacy_source, suites, files, built=None) -> dict:
+    """files: the series' changed files, to record which of them the kernel
+    built; built: build_kernel()'s answer when the kernel was built already."""
+    machine = kernel.machine
+    image, errors, kernel_seconds = built or build_kernel(kernel, variant)
+    started = time.monotonic() - kernel_seconds
     compiled = changed_files_built(kernel.out, files) if image else None
     if image:
         with Step(f"{variant} {machine.arch}: building the converted legacy modules"):
@@ -294,16 +309,18 @@ def boot_one(tree, builder, src, variant, machine, jobs, initrd, legacy_source, 
     return result
 
 
-def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_source: Path) -> str:
-    """What a boot's result depends on: the kernel's source (a git tree id),
-    its configuration, the init, the selftests, the converted legacy
-    modules, the suites asked for, and this stage's code."""
+def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_source: Path, checks=()) -> str:
+    """What a boot's result depends on: the kernel's source (a git tree id,
+    and the fix checks committed on it), its configuration, the init, the
+    selftests, the converted legacy modules, the suites asked for, and this
+    stage's code."""
     # what is built: the conversion's own report (rule names, timings) is not
     legacy_files = sorted(p for p in legacy_source.rglob("*")
                           if p.is_file() and (p.suffix in (".c", ".h") or p.name in ("Kbuild", "Makefile")))
     selftests = tree.src / "tools/testing/selftests/timers"
     return dependency_key(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE,
-                          *Kernel.fragments_for(machine), *(selftests / f"{t}.c" for t in selftests_for(machine)),
+                          *Kernel.fragments_for(machine, checks), *(f for c in checks for f in c.files),
+                          *(selftests / f"{t}.c" for t in selftests_for(machine)),
                           *(f"{p.relative_to(legacy_source)}".encode() + p.read_bytes() for p in legacy_files),
                           code=[__file__])
 
@@ -318,7 +335,10 @@ def tree_id(tree, commit: str) -> str:
 
 class Boots:
     """The boots of one series: the patched and pristine kernels' worktrees,
-    each checked out once, and each boot's result saved with its key."""
+    each checked out once, and each boot's result saved with its key.
+    Both kernels carry the checks of the series' fixes (fix_checks.checks_of),
+    so the same configuration shares their objects and a fix's proof
+    rebuilds only what it changes; a boot's KUnit run leaves the checks out."""
 
     def __init__(self, tree, series_dir: Path, results: SeriesResults, jobs: int, distcc: bool):
         self.tree, self.series_dir, self.jobs, self.distcc = tree, series_dir, jobs, distcc
@@ -327,16 +347,41 @@ class Boots:
         self.root = tree.state / "boot"
         self.root.mkdir(parents=True, exist_ok=True)
         self.legacy_source = self.root / "legacy-converted"
+        self.checks = sorted(set(fix_checks.checks_of(results, self.build.verified).values()), key=lambda c: c.name)
         self.builders: dict = {}
+        self.built: dict = {}  # (variant, arch) -> build_kernel()'s answer, for boots still to run
 
     def checkout(self, variant) -> Builder:
-        """The variant's worktree with its patches: the patched kernel's
-        source is known only once they are applied (git am)."""
+        """The variant's worktree with its patches and the checks: the
+        patched kernel's source is known only once they are applied (git am).
+        A worktree left clean at the same patches and checks is kept as it
+        is: applying them again would make make rebuild what they touch."""
         if variant not in self.builders:
-            self.builders[variant] = Builder(self.tree, self.jobs, self.root / variant / "src", self.distcc)
-            checkout_variant(self.builders[variant], self.build.verified if variant == "patched" else [],
-                             self.series_dir)
+            builder = self.builders[variant] = Builder(self.tree, self.jobs, self.root / variant / "src",
+                                                       self.distcc)
+            patches = self.build.verified if variant == "patched" else []
+            want = dependency_key(self.tree.baseline,
+                                  *(f"{name}\0".encode() + (self.series_dir / name).read_bytes() for name in patches),
+                                  *(f for c in self.checks for f in c.files))
+            stamp = self.root / variant / ".y2038-checked-out"
+            if not (stamp.exists() and stamp.read_text() == f"{want} {self.clean_head(builder)}"):
+                stamp.unlink(missing_ok=True)
+                checkout_variant(builder, patches, self.series_dir, self.checks)
+                stamp.write_text(f"{want} {self.clean_head(builder)}")
         return self.builders[variant]
+
+    @staticmethod
+    def clean_head(builder) -> str:
+        """The worktree's HEAD commit, or "" when it has no checkout or local changes."""
+        if not (builder.src / "Makefile").exists():
+            return ""
+        status = builder.git("status", "--porcelain", "--untracked-files=no", check=False)
+        head = builder.git("rev-parse", "HEAD", check=False).stdout.strip()
+        return head if status.returncode == 0 and not status.stdout.strip() else ""
+
+    def kernel(self, variant, arch) -> Kernel:
+        builder = self.checkout(variant)
+        return Kernel(builder, builder.src, variant, MACHINES[arch], self.jobs, self.checks)
 
     def source(self, variant) -> str:
         """The git tree id of the variant's kernel source."""
@@ -349,20 +394,37 @@ class Boots:
             return tree_id(self.tree, head)
         return self.checkout(variant).git("rev-parse", "HEAD^{tree}").stdout.strip()
 
-    def boot(self, variant, arch) -> dict:
-        machine = MACHINES[arch]
+    def saved(self, variant, arch) -> tuple:
+        """(this boot's key, where its result is kept, the result kept there when it has this key)."""
         suites = boot_suites.plan(variant, self.files)
-        key = boot_key(self.tree, self.source(variant), machine, suites, self.legacy_source)
-        saved = self.root / "results" / f"{variant}-{arch}.json"
-        if saved.exists() and read_json(saved, "boot").get("key") == key:
+        key = boot_key(self.tree, self.source(variant), MACHINES[arch], suites, self.legacy_source, self.checks)
+        path = self.root / "results" / f"{variant}-{arch}.json"
+        kept = read_json(path, "boot") if path.exists() else {}
+        return key, path, kept["result"] if kept.get("key") == key else None
+
+    def build_side_by_side(self, variant, arches) -> None:
+        """The kernels of the boots to run, built at once: each make's
+        single-threaded steps (link, objtool, compression, modpost) leave
+        a core to the other."""
+        todo = [arch for arch in arches if self.saved(variant, arch)[2] is None]
+        if len(todo) < 2:
+            return
+        kernels = {arch: self.kernel(variant, arch) for arch in todo}  # one checkout, before the threads
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            futures = {arch: pool.submit(build_kernel, kernel, variant) for arch, kernel in kernels.items()}
+            self.built.update({(variant, arch): future.result() for arch, future in futures.items()})
+
+    def boot(self, variant, arch) -> dict:
+        key, path, kept = self.saved(variant, arch)
+        if kept is not None:
             progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
-                     f"legacy modules as its last boot): {read_json(saved, 'boot')['result']['verdict'].upper()}")
-            return dict(read_json(saved, "boot")["result"], reused=True)
-        builder = self.checkout(variant)
-        result = boot_one(self.tree, builder, builder.src, variant, machine, self.jobs,
-                          build_initramfs(self.tree, machine), self.legacy_source, suites, self.files)
-        saved.parent.mkdir(exist_ok=True)
-        write_json(saved, {"key": key, "result": result})
+                     f"legacy modules as its last boot): {kept['verdict'].upper()}")
+            return dict(kept, reused=True)
+        result = boot_one(self.tree, self.kernel(variant, arch), variant, build_initramfs(self.tree, MACHINES[arch]),
+                          self.legacy_source, boot_suites.plan(variant, self.files), self.files,
+                          self.built.pop((variant, arch), None))
+        path.parent.mkdir(exist_ok=True)
+        write_json(path, {"key": key, "result": result})
         return result
 
 
@@ -377,6 +439,7 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
     with Step(f"converting the legacy modules into {boots.legacy_source}"):
         legacy.convert_sources(boots.legacy_source, jobs)
     patched, pristines = {}, {}
+    boots.build_side_by_side("patched", arches)
     for arch in arches:
         patched[arch] = boots.boot("patched", arch)
         failing = patched[arch]["problems"] or any(t["result"] == "fail" for t in patched[arch]["tests"])
