@@ -311,6 +311,19 @@ class BootClaim(unittest.TestCase):
         self.assertIn("The other 1 file is built into no boot kernel.", text)
         self.assertNotIn("say nothing", text)
 
+    def test_a_fix_checks_options_in_a_boot_kernel_are_named(self):
+        """The checks of the series' fixes are configured into the boot
+        kernels of their machine: the cover says what else the kernel has."""
+        x86 = booted({"built_in": self.FILES[:1], "module": []})
+        x86.config = ["boot-tests/configs/base.config", "boot-tests/configs/x86_64.config",
+                      "boot-tests/fix-checks/gss-krb5-v1-expiry/config"]
+        results = self.results({"x86_64": x86, "arm": booted({"built_in": [], "module": []})})
+        self.assertIn("(QEMU TCG, tinyconfig + boot-tests/configs + boot-tests/fix-checks/gss-krb5-v1-expiry/config "
+                      "on x86_64, RTC at", flat(covers.boot_section(results, results.patches)))
+        results = self.results({"x86_64": booted({"built_in": [], "module": []})})  # no config recorded
+        self.assertIn("(QEMU TCG, tinyconfig + boot-tests/configs, RTC at",
+                      flat(covers.boot_section(results, results.patches)))
+
     def test_an_older_boot_record_claims_nothing_about_the_files(self):
         results = self.results({"x86_64": booted(None)})
         self.assertIn("not recorded", covers.boot_section(results, results.patches))

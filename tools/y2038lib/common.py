@@ -214,7 +214,10 @@ def ccache_dir() -> Path:
 
 
 def progress(msg: str) -> None:
-    print(f"y2038: {msg}", file=sys.stderr, flush=True)
+    # one write, line and newline together: steps in two threads (the boot
+    # stage's kernel builds) must not run into each other's lines
+    sys.stderr.write(f"y2038: {msg}\n")
+    sys.stderr.flush()
 
 
 class Step:

@@ -302,6 +302,7 @@ class BootResult(Record):
     # of the series' changed .c files, those this kernel's build made an object of:
     # {"built_in": linked into the booted image, "module": built as a module, never loaded}
     compiled: Optional[Dict[str, List[str]]] = None
+    config: Optional[List[str]] = None  # the fragments merged on tinyconfig, relative to the repository
 
     def counts(self) -> dict:
         return {r: sum(t["result"] == r for t in self.tests) for r in ("pass", "fail", "skip")}

@@ -189,6 +189,13 @@ def build_section(results: SeriesResults, patches) -> str:
                       f"new warnings: {sum(len(p.new_warnings) for p in patches) or 'none'}."])
 
 
+def check_configs(boots) -> str:
+    """" + <a fix check's config> on <arch>" for each check configured into a boot kernel."""
+    found = sorted({(fragment, arch) for arch, boot in boots.items() for fragment in boot.config or []
+                    if fragment.startswith("boot-tests/fix-checks/")})
+    return "".join(f" + {fragment} on {arch}" for fragment, arch in found)
+
+
 def boot_section(results: SeriesResults, patches) -> str:
     """The boots are of the whole series' kernel: the text says so, says
     which of this posting's files they ran, and stays one paragraph when
@@ -196,8 +203,8 @@ def boot_section(results: SeriesResults, patches) -> str:
     if results.boot is None:
         return BOOT_PLACEHOLDER
     whole = f"the whole {len(results.patches)}-patch series, this posting's among them"
-    setup = (f"QEMU TCG, tinyconfig + boot-tests/configs, RTC at {BOOT_RTC_BASE} UTC, init crossing "
-             "2038-01-19 03:14:07")
+    setup = (f"QEMU TCG, tinyconfig + boot-tests/configs{check_configs(results.boot)}, RTC at {BOOT_RTC_BASE} "
+             "UTC, init crossing 2038-01-19 03:14:07")
     verdicts = ", ".join(f"{arch} {boot.verdict.upper()}" for arch, boot in sorted(results.boot.items()))
     coverage = boot_coverage(results.boot, sorted({f for p in patches for f in p.files}))
     if coverage[0].startswith("None of this posting's"):

@@ -305,7 +305,8 @@ def boot_one(tree, kernel: Kernel, variant, initrd, legacy_source, suites, files
                                             boot_suites.cmdline(suites, selftests_for(machine)))
     result = parse_console(tree, console, exited, bool(suites["kunit"]))
     result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
-                  legacy_build_warnings=modules["warnings"], suites=suites, compiled=compiled)
+                  legacy_build_warnings=modules["warnings"], suites=suites, compiled=compiled,
+                  config=[str(f.relative_to(REPO)) for f in kernel.fragments])
     return result
 
 
