@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
+from . import layout
 from .layout import keep_blank_after_declarations, keep_declarator_column
 from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
                      unifdef_arguments)
@@ -79,7 +80,9 @@ class Applier:
         self.timeout = timeout
         self.version = spatch_version()
         cache_root = os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch"
-        self.cache = SpatchCache(Path(cache_root), self.version)
+        # results are kept with the layout restored: difflib over every changed
+        # file took most of a re-run that found everything in the cache
+        self.cache = SpatchCache(Path(cache_root), self.version, [layout.__file__])
         self.current: Dict[str, bytes] = {}  # relpath -> content after the rules run so far
         # site_filter(rule, relpath, before, after) -> api_availability.Outcome:
         # which of a rule's changes stand (convert: the kernels the code supports)
@@ -138,7 +141,7 @@ class Applier:
                     pending[relpath] = todo[rule.relpath, relpath] = (key, data)
                 else:
                     self.cache_hits += 1
-                    done[rule.relpath][relpath] = with_layout(rule, result, data)
+                    done[rule.relpath][relpath] = dict(result, input=data)
             # largest files first, dealt round-robin into batches of a few
             # files of similar cost: a spatch start costs about 0.1 s
             order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
@@ -163,9 +166,10 @@ class Applier:
             for rule, results in pool.map(one, batches):
                 for relpath, result in results.items():
                     key, data = todo[rule.relpath, relpath]
+                    result = with_layout(rule, result, data)
                     if result["status"] in ("changed", "unchanged", "timeout"):
-                        self.cache.put(key, result)
-                    done[rule.relpath][relpath] = with_layout(rule, result, data)
+                        self.cache.put(key, {k: v for k, v in result.items() if k != "input"})
+                    done[rule.relpath][relpath] = result
                     finished += 1
                 step.update(finished, relpath)
         self.spatch_runs += len(todo)

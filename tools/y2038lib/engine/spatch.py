@@ -25,10 +25,12 @@ def spatch_version() -> str:
 class SpatchCache:
     """Results by (spatch version, rule, options, path, content)."""
 
-    def __init__(self, root: Path, version: str):
+    def __init__(self, root: Path, version: str, code_files=()):
+        """code_files: more modules the results kept here depend on (the
+        layout restored on spatch's output before a result is kept)."""
         self.root = root
         self.version = version
-        self.code = code_key([__file__])  # once: a key is asked for every (rule, file)
+        self.code = code_key([__file__, *code_files])  # once: a key is asked for every (rule, file)
 
     def key(self, rule, relpath: str, content: bytes, context: str = "", code: Optional[str] = None) -> str:
         """context: what else the result depends on (the tree, for rules that
