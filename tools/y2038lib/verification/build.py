@@ -200,7 +200,10 @@ class Builder:
         self.src = src or self.root / "src"
         self.root.mkdir(exist_ok=True)
         lock_build_dir(self.root)
-        self.env = dict(git_env(), CCACHE_DIR=str(ccache_dir()), CCACHE_BASEDIR=str(tree.state),
+        # CCACHE_DEPEND: a miss costs the compile alone, not a preprocessor run
+        # first to look for a hit (about a fifth of a cold kernel build's CPU);
+        # kbuild's -Wp,-MMD gives ccache the headers to key the next build by
+        self.env = dict(git_env(), CCACHE_DIR=str(ccache_dir()), CCACHE_BASEDIR=str(tree.state), CCACHE_DEPEND="1",
                         KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
                         KBUILD_BUILD_HOST="y2038")
         if distcc:
