@@ -69,9 +69,14 @@ class Checks(unittest.TestCase):
             self.assertNotIn(check.suite, boot_suites.KUNIT_SUITES)
 
     def test_a_series_checks_are_those_of_its_verified_fixes(self):
-        fix, held = SimpleNamespace(name="0001-fix", files=[LPFC_INIT]), SimpleNamespace(name="0002", files=[WORKQUEUE])
-        results = SimpleNamespace(fix_patches=lambda: [fix, held])
+        fix, unverified = SimpleNamespace(name="0001-fix", files=[LPFC_INIT]), SimpleNamespace(name="0002", files=[WORKQUEUE])
+        results = SimpleNamespace(fix_patches=lambda: [fix, unverified])
         self.assertEqual(fix_checks.checks_of(results, ["0001-fix"]), {"0001-fix": fix_checks.check_for([LPFC_INIT])})
+        results.build = SimpleNamespace(verified=["0002", "0001-fix"])
+        self.assertEqual([c.name for c in fix_checks.boot_checks(results)],
+                         ["lpfc-cmf-stats-interval", "wq-cpu-intensive-thresh"])
+        results.build = None  # not built: no kernel carries a check
+        self.assertEqual(fix_checks.boot_checks(results), [])
 
     def test_each_check_config_turns_on_its_own_kconfig_entry(self):
         for check in fix_checks.checks():

@@ -348,7 +348,7 @@ class Boots:
         self.root = tree.state / "boot"
         self.root.mkdir(parents=True, exist_ok=True)
         self.legacy_source = self.root / "legacy-converted"
-        self.checks = sorted(set(fix_checks.checks_of(results, self.build.verified).values()), key=lambda c: c.name)
+        self.checks = fix_checks.boot_checks(results)
         self.builders: dict = {}
         self.built: dict = {}  # (variant, arch) -> build_kernel()'s answer, for boots still to run
 

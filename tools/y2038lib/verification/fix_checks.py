@@ -99,6 +99,12 @@ def checks_of(results, verified) -> dict:
     return found
 
 
+def boot_checks(results) -> list:
+    """The checks the boot stage builds into a built series' kernels, by name."""
+    verified = results.build.verified if results.build else []
+    return sorted(set(checks_of(results, verified).values()), key=lambda c: c.name)
+
+
 def fragments(checks, arch: str) -> list:
     """The config fragments of the checks that boot on arch."""
     return [c.config for c in checks if c.arch == arch]
