@@ -1120,3 +1120,110 @@ class Jiffies(unittest.TestCase):
         self.assertIn("struct timeval tv = { 2, 500 };\n\n\treturn timeval_to_jiffies(&tv);", self.rate)
         self.assertEqual([k["why"] for k in self.kept],
                          ["rate.c:24: initialised as {seconds, microseconds} [local tv: kept as struct timeval]"])
+
+
+ALLOCATED = {"touch.h": """\
+struct touch_dev {
+	int fingers;
+	struct timespec *down_at;
+	struct timeval *samples;
+	struct timespec *hw_stamp;
+	void __iomem *regs;
+};
+
+struct touch_report {
+	int finger;
+	struct timespec *stamps;
+};
+""", "touch.c": """\
+#include "touch.h"
+
+static int touch_alloc(struct touch_dev *t, int n)
+{
+	t->down_at = kzalloc(sizeof(struct timespec) * n, GFP_KERNEL);
+	if (!t->down_at)
+		return -ENOMEM;
+	t->samples = kcalloc(n, sizeof(struct timeval), GFP_KERNEL);
+	if (t->samples == NULL) {
+		kfree(t->down_at);
+		return -ENOMEM;
+	}
+	t->hw_stamp = t->regs + 0x40;
+	return 0;
+}
+
+static void touch_free(struct touch_dev *t)
+{
+	kfree(t->down_at);
+	t->down_at = NULL;
+	kfree(t->samples);
+}
+
+static void touch_down(struct touch_dev *t, int i)
+{
+	ktime_get_ts(&t->down_at[i]);
+	do_gettimeofday(&t->samples[i]);
+	pr_info("finger %d at %ld.%09ld\\n", i, t->down_at[i].tv_sec, t->down_at[i].tv_nsec);
+}
+
+static long touch_held_ms(struct touch_dev *t, int i)
+{
+	struct timespec now, d;
+
+	ktime_get_ts(&now);
+	d = timespec_sub(now, t->down_at[i]);
+	return d.tv_sec * 1000 + d.tv_nsec / 1000000;
+}
+
+static long touch_sample_us(struct touch_dev *t, int i)
+{
+	return t->samples[i].tv_usec;
+}
+
+static long touch_hw_sec(struct touch_dev *t)
+{
+	return t->hw_stamp[0].tv_sec;
+}
+
+static int touch_read(struct touch_report *r, void __user *arg)
+{
+	r->stamps = kmalloc(sizeof(struct timespec) * 4, GFP_KERNEL);
+	getnstimeofday(&r->stamps[0]);
+	return copy_to_user(arg, r->stamps, sizeof(struct timespec) * 4);
+}
+"""}
+
+
+class AllocatedFieldArrays(unittest.TestCase):
+    """A pointer field of the driver's own structure, allocated as an array
+    (`kzalloc(sizeof(struct timespec) * n)`, `kcalloc(n, sizeof(struct
+    timeval))`) and filled element by element, converts like a field array:
+    the allocation's size takes the new type; freeing it, NULL tests and a
+    NULL store need nothing.  A pointer into a register block and an array
+    copied to user space stay."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ALLOCATED)
+
+    def test_an_allocated_array_converts_with_its_allocation(self):
+        self.assertIn("field down_at, local d, local now", self.converted)
+        self.assertIn("field samples", self.converted)
+        self.assertIn("\tstruct timespec64 *down_at;\n\tstruct timespec64 *samples;", self.new["touch.h"])
+        for line in ("t->down_at = kzalloc(sizeof(struct timespec64) * n, GFP_KERNEL);",
+                     "t->samples = kcalloc(n, sizeof(struct timespec64), GFP_KERNEL);",
+                     "ktime_get_ts64(&t->down_at[i]);", "ktime_get_real_ts64(&t->samples[i]);",
+                     'pr_info("finger %d at %lld.%09ld\\n", i, t->down_at[i].tv_sec, t->down_at[i].tv_nsec);',
+                     "d = timespec64_sub(now, t->down_at[i]);",
+                     "return t->samples[i].tv_nsec / NSEC_PER_USEC;",
+                     "kfree(t->down_at);\n\tt->down_at = NULL;\n\tkfree(t->samples);"):
+            self.assertIn(line, self.new["touch.c"])
+
+    def test_a_pointer_into_registers_and_an_array_copied_to_user_space_stay(self):
+        self.assertIn("\tstruct timespec *hw_stamp;", self.new["touch.h"])
+        self.assertIn("\tstruct timespec *stamps;", self.new["touch.h"])
+        self.assertIn("r->stamps = kmalloc(sizeof(struct timespec) * 4, GFP_KERNEL);\n\tgetnstimeofday(&r->stamps[0]);",
+                      self.new["touch.c"])
+        whys = sorted(k["why"].split(" [")[0] for k in self.kept)
+        self.assertEqual(whys, ["touch.c:13: its value comes from t->regs + 0x40",
+                                "touch.c:54: passed to copy_to_user()"])
