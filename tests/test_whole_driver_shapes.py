@@ -1227,3 +1227,41 @@ class AllocatedFieldArrays(unittest.TestCase):
         whys = sorted(k["why"].split(" [")[0] for k in self.kept)
         self.assertEqual(whys, ["touch.c:13: its value comes from t->regs + 0x40",
                                 "touch.c:54: passed to copy_to_user()"])
+
+
+IOCTL_DEFINES = {"tp.c": """\
+#define TP_IOC_CFG _IOW('t', 1, struct tp_cfg)
+
+struct tp_cfg {
+	struct timeval stamp;
+};
+
+#define TP_IOC_RDIM _IOW('t', 2, int)
+
+struct tp_dev {
+	struct timespec last;
+};
+
+static void tp_event(struct tp_dev *d, struct tp_cfg *c)
+{
+	ktime_get_ts(&d->last);
+	do_gettimeofday(&c->stamp);
+}
+"""}
+
+
+class IoctlDefines(unittest.TestCase):
+    """An ioctl number whose type is no structure (`_IOW('t', 2, int)`)
+    says nothing of the structure declared after it: only the structure
+    an _IO*() names inside its own parentheses reaches user space."""
+
+    def test_the_next_structure_after_an_ioctl_number_is_no_abi(self):
+        new, converted, kept = driver_types.convert(IOCTL_DEFINES)
+        self.assertIn("field last", converted)
+        self.assertIn("\tstruct timespec64 last;", new["tp.c"])
+        self.assertIn("ktime_get_ts64(&d->last);", new["tp.c"])
+
+    def test_the_structure_an_ioctl_number_names_keeps_its_layout(self):
+        new, converted, kept = driver_types.convert(IOCTL_DEFINES)
+        self.assertIn("\tstruct __kernel_old_timeval stamp;", new["tp.c"])
+        self.assertIn("ktime_get_real_ts64(&now64);\n\tc->stamp.tv_sec = now64.tv_sec;", new["tp.c"])

@@ -270,7 +270,7 @@ def find_candidates(texts: dict):
     abi_structs: Dict[str, str] = {}
     for relpath, text in texts.items():
         code = blank_comments_and_literals(text)
-        for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
+        for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
         for m in LAYOUT_BOUND.finditer(code):
