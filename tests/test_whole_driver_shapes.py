@@ -1265,3 +1265,43 @@ class IoctlDefines(unittest.TestCase):
         new, converted, kept = driver_types.convert(IOCTL_DEFINES)
         self.assertIn("\tstruct __kernel_old_timeval stamp;", new["tp.c"])
         self.assertIn("ktime_get_real_ts64(&now64);\n\tc->stamp.tv_sec = now64.tv_sec;", new["tp.c"])
+
+
+SIZE_OF_VALUE = {"fps.c": """\
+static struct timeval fps_now, fps_last;
+static struct timeval wire_stamp;
+static unsigned char wire[64];
+
+static void fps_tick(int *frames)
+{
+	do_gettimeofday(&fps_now);
+	if (fps_now.tv_sec - fps_last.tv_sec > 1) {
+		*frames = 0;
+		memcpy(&fps_last, &fps_now, sizeof(fps_now));
+	}
+}
+
+static void wire_fill(void)
+{
+	do_gettimeofday(&wire_stamp);
+	memcpy(wire, &wire_stamp, sizeof(wire_stamp));
+}
+"""}
+
+
+class SizeOfValue(unittest.TestCase):
+    """memcpy(&b, &a, sizeof(a)) between two of the driver's timevals: the
+    size follows the variable's type, so both convert together; a value
+    copied into a byte buffer (a wire or register image) stays."""
+
+    def test_a_copy_sized_by_its_value_converts_with_both(self):
+        new, converted, kept = driver_types.convert(SIZE_OF_VALUE)
+        self.assertEqual(converted, ["global fps_last, global fps_now"])
+        self.assertIn("static struct timespec64 fps_now, fps_last;", new["fps.c"])
+        self.assertIn("memcpy(&fps_last, &fps_now, sizeof(fps_now));", new["fps.c"])
+
+    def test_a_value_copied_into_a_byte_buffer_stays(self):
+        new, converted, kept = driver_types.convert(SIZE_OF_VALUE)
+        self.assertIn("static struct timeval wire_stamp;", new["fps.c"])
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["fps.c:17: copied to or from wire, not one of the driver's own timevals"])

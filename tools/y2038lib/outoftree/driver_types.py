@@ -1146,20 +1146,35 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     if fname in HELPERS or fname in TIMEVAL_HELPERS:
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
-        return copied(a, c, n, relpath, open_, close, edits, union)
+        return copied(a, c, n, relpath, fname, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
-def copied(a, c, n, relpath, open_, close, edits, union):
+def copied(a, c, n, relpath, fname, open_, close, edits, union):
     """memcpy(&x, &y, size), memset(&x, 0, size): x and y convert together; a size spelt
     sizeof(struct timeval) or sizeof(struct timespec) takes the new type."""
     code = a.code[relpath]
     args = split_args(code[open_ + 1:close])
     size = re.fullmatch(r"\s*sizeof\s*\(\s*(struct\s+time(?:spec|val))\s*\)\s*", args[-1]) if len(args) == 3 else None
+    size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2 if len(args) == 3 else close
     if size:
-        size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2
         edits[n].append((relpath, size_start + size.start(1), size_start + size.end(1), "struct timespec64"))
         close = size_start - 1  # the size is settled: link the two addresses
+    # sizeof(y) of a candidate: the size follows y's type, and y changes with the group
+    of_value = re.fullmatch(r"\s*sizeof\s*(\(\s*)?([\w.>\-\[\]]+?)\s*\)?\s*", args[-1]) if len(args) == 3 else None
+    target = link_target(a, relpath, size_start + of_value.start(2), size_start + of_value.end(2)) \
+        if of_value and (of_value.group(1) is not None) == args[-1].rstrip().endswith(")") else None
+    if target is not None:
+        union(n, target)
+        close = size_start - 1
+    if fname == "memcpy":  # both ends must be the driver's own: a byte buffer is a wire or register image
+        pos = open_ + 1
+        for arg in split_args(code[open_ + 1:close])[:2]:
+            body = arg.strip().lstrip("&").strip()
+            start = pos + arg.index(body) if body else pos
+            if link_target(a, relpath, start, start + len(body)) is None:
+                return f"copied to or from {body}, not one of the driver's own {c.type}s"
+            pos += len(arg) + 1
     return link_args(a, c, n, relpath, open_, close, union)
 
 
