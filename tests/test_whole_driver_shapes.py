@@ -1305,3 +1305,10 @@ class SizeOfValue(unittest.TestCase):
         self.assertIn("static struct timeval wire_stamp;", new["fps.c"])
         self.assertEqual([k["why"].split(" [")[0] for k in kept],
                          ["fps.c:17: copied to or from wire, not one of the driver's own timevals"])
+
+    def test_a_value_copied_into_a_byte_buffer_by_its_type_size_stays(self):
+        """Before, `wire` passed for a scalar and the image took 16 bytes."""
+        typed = {"fps.c": SIZE_OF_VALUE["fps.c"].replace("sizeof(wire_stamp)", "sizeof(struct timeval)")}
+        new, converted, kept = driver_types.convert(typed)
+        self.assertIn("memcpy(wire, &wire_stamp, sizeof(struct timeval));", new["fps.c"])
+        self.assertNotIn("global wire_stamp", converted)
