@@ -1120,3 +1120,195 @@ class Jiffies(unittest.TestCase):
         self.assertIn("struct timeval tv = { 2, 500 };\n\n\treturn timeval_to_jiffies(&tv);", self.rate)
         self.assertEqual([k["why"] for k in self.kept],
                          ["rate.c:24: initialised as {seconds, microseconds} [local tv: kept as struct timeval]"])
+
+
+ALLOCATED = {"touch.h": """\
+struct touch_dev {
+	int fingers;
+	struct timespec *down_at;
+	struct timeval *samples;
+	struct timespec *hw_stamp;
+	void __iomem *regs;
+};
+
+struct touch_report {
+	int finger;
+	struct timespec *stamps;
+};
+""", "touch.c": """\
+#include "touch.h"
+
+static int touch_alloc(struct touch_dev *t, int n)
+{
+	t->down_at = kzalloc(sizeof(struct timespec) * n, GFP_KERNEL);
+	if (!t->down_at)
+		return -ENOMEM;
+	t->samples = kcalloc(n, sizeof(struct timeval), GFP_KERNEL);
+	if (t->samples == NULL) {
+		kfree(t->down_at);
+		return -ENOMEM;
+	}
+	t->hw_stamp = t->regs + 0x40;
+	return 0;
+}
+
+static void touch_free(struct touch_dev *t)
+{
+	kfree(t->down_at);
+	t->down_at = NULL;
+	kfree(t->samples);
+}
+
+static void touch_down(struct touch_dev *t, int i)
+{
+	ktime_get_ts(&t->down_at[i]);
+	do_gettimeofday(&t->samples[i]);
+	pr_info("finger %d at %ld.%09ld\\n", i, t->down_at[i].tv_sec, t->down_at[i].tv_nsec);
+}
+
+static long touch_held_ms(struct touch_dev *t, int i)
+{
+	struct timespec now, d;
+
+	ktime_get_ts(&now);
+	d = timespec_sub(now, t->down_at[i]);
+	return d.tv_sec * 1000 + d.tv_nsec / 1000000;
+}
+
+static long touch_sample_us(struct touch_dev *t, int i)
+{
+	return t->samples[i].tv_usec;
+}
+
+static long touch_hw_sec(struct touch_dev *t)
+{
+	return t->hw_stamp[0].tv_sec;
+}
+
+static int touch_read(struct touch_report *r, void __user *arg)
+{
+	r->stamps = kmalloc(sizeof(struct timespec) * 4, GFP_KERNEL);
+	getnstimeofday(&r->stamps[0]);
+	return copy_to_user(arg, r->stamps, sizeof(struct timespec) * 4);
+}
+"""}
+
+
+class AllocatedFieldArrays(unittest.TestCase):
+    """A pointer field of the driver's own structure, allocated as an array
+    (`kzalloc(sizeof(struct timespec) * n)`, `kcalloc(n, sizeof(struct
+    timeval))`) and filled element by element, converts like a field array:
+    the allocation's size takes the new type; freeing it, NULL tests and a
+    NULL store need nothing.  A pointer into a register block and an array
+    copied to user space stay."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(ALLOCATED)
+
+    def test_an_allocated_array_converts_with_its_allocation(self):
+        self.assertIn("field down_at, local d, local now", self.converted)
+        self.assertIn("field samples", self.converted)
+        self.assertIn("\tstruct timespec64 *down_at;\n\tstruct timespec64 *samples;", self.new["touch.h"])
+        for line in ("t->down_at = kzalloc(sizeof(struct timespec64) * n, GFP_KERNEL);",
+                     "t->samples = kcalloc(n, sizeof(struct timespec64), GFP_KERNEL);",
+                     "ktime_get_ts64(&t->down_at[i]);", "ktime_get_real_ts64(&t->samples[i]);",
+                     'pr_info("finger %d at %lld.%09ld\\n", i, t->down_at[i].tv_sec, t->down_at[i].tv_nsec);',
+                     "d = timespec64_sub(now, t->down_at[i]);",
+                     "return t->samples[i].tv_nsec / NSEC_PER_USEC;",
+                     "kfree(t->down_at);\n\tt->down_at = NULL;\n\tkfree(t->samples);"):
+            self.assertIn(line, self.new["touch.c"])
+
+    def test_a_pointer_into_registers_and_an_array_copied_to_user_space_stay(self):
+        self.assertIn("\tstruct timespec *hw_stamp;", self.new["touch.h"])
+        self.assertIn("\tstruct timespec *stamps;", self.new["touch.h"])
+        self.assertIn("r->stamps = kmalloc(sizeof(struct timespec) * 4, GFP_KERNEL);\n\tgetnstimeofday(&r->stamps[0]);",
+                      self.new["touch.c"])
+        whys = sorted(k["why"].split(" [")[0] for k in self.kept)
+        self.assertEqual(whys, ["touch.c:13: its value comes from t->regs + 0x40",
+                                "touch.c:54: passed to copy_to_user()"])
+
+
+IOCTL_DEFINES = {"tp.c": """\
+#define TP_IOC_CFG _IOW('t', 1, struct tp_cfg)
+
+struct tp_cfg {
+	struct timeval stamp;
+};
+
+#define TP_IOC_RDIM _IOW('t', 2, int)
+
+struct tp_dev {
+	struct timespec last;
+};
+
+static void tp_event(struct tp_dev *d, struct tp_cfg *c)
+{
+	ktime_get_ts(&d->last);
+	do_gettimeofday(&c->stamp);
+}
+"""}
+
+
+class IoctlDefines(unittest.TestCase):
+    """An ioctl number whose type is no structure (`_IOW('t', 2, int)`)
+    says nothing of the structure declared after it: only the structure
+    an _IO*() names inside its own parentheses reaches user space."""
+
+    def test_the_next_structure_after_an_ioctl_number_is_no_abi(self):
+        new, converted, kept = driver_types.convert(IOCTL_DEFINES)
+        self.assertIn("field last", converted)
+        self.assertIn("\tstruct timespec64 last;", new["tp.c"])
+        self.assertIn("ktime_get_ts64(&d->last);", new["tp.c"])
+
+    def test_the_structure_an_ioctl_number_names_keeps_its_layout(self):
+        new, converted, kept = driver_types.convert(IOCTL_DEFINES)
+        self.assertIn("\tstruct __kernel_old_timeval stamp;", new["tp.c"])
+        self.assertIn("ktime_get_real_ts64(&now64);\n\tc->stamp.tv_sec = now64.tv_sec;", new["tp.c"])
+
+
+SIZE_OF_VALUE = {"fps.c": """\
+static struct timeval fps_now, fps_last;
+static struct timeval wire_stamp;
+static unsigned char wire[64];
+
+static void fps_tick(int *frames)
+{
+	do_gettimeofday(&fps_now);
+	if (fps_now.tv_sec - fps_last.tv_sec > 1) {
+		*frames = 0;
+		memcpy(&fps_last, &fps_now, sizeof(fps_now));
+	}
+}
+
+static void wire_fill(void)
+{
+	do_gettimeofday(&wire_stamp);
+	memcpy(wire, &wire_stamp, sizeof(wire_stamp));
+}
+"""}
+
+
+class SizeOfValue(unittest.TestCase):
+    """memcpy(&b, &a, sizeof(a)) between two of the driver's timevals: the
+    size follows the variable's type, so both convert together; a value
+    copied into a byte buffer (a wire or register image) stays."""
+
+    def test_a_copy_sized_by_its_value_converts_with_both(self):
+        new, converted, kept = driver_types.convert(SIZE_OF_VALUE)
+        self.assertEqual(converted, ["global fps_last, global fps_now"])
+        self.assertIn("static struct timespec64 fps_now, fps_last;", new["fps.c"])
+        self.assertIn("memcpy(&fps_last, &fps_now, sizeof(fps_now));", new["fps.c"])
+
+    def test_a_value_copied_into_a_byte_buffer_stays(self):
+        new, converted, kept = driver_types.convert(SIZE_OF_VALUE)
+        self.assertIn("static struct timeval wire_stamp;", new["fps.c"])
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["fps.c:17: copied to or from wire, not one of the driver's own timevals"])
+
+    def test_a_value_copied_into_a_byte_buffer_by_its_type_size_stays(self):
+        """Before, `wire` passed for a scalar and the image took 16 bytes."""
+        typed = {"fps.c": SIZE_OF_VALUE["fps.c"].replace("sizeof(wire_stamp)", "sizeof(struct timeval)")}
+        new, converted, kept = driver_types.convert(typed)
+        self.assertIn("memcpy(wire, &wire_stamp, sizeof(struct timeval));", new["fps.c"])
+        self.assertNotIn("global wire_stamp", converted)

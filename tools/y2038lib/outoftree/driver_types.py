@@ -107,6 +107,7 @@ class Candidate:
     static: bool = False  # a static local: it lives like a file-scope variable
     mixed: bool = False  # declared with a pointer or an array of the same type: not changed
     array: bool = False  # a file-scope array: its elements are what converts
+    allocated: bool = False  # a pointer field the driver allocates as an array: its elements convert
 
 
 def line_of(text: str, offset: int) -> int:
@@ -269,7 +270,7 @@ def find_candidates(texts: dict):
     abi_structs: Dict[str, str] = {}
     for relpath, text in texts.items():
         code = blank_comments_and_literals(text)
-        for m in re.finditer(r"(_IO[RW]*\s*\([^;]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
+        for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
         for m in LAYOUT_BOUND.finditer(code):
@@ -311,6 +312,10 @@ def file_candidates(relpath: str, code: str) -> list:
         init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
         line_start = code.rfind("\n", 0, m.start()) + 1
         static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
+        if kind == "field" and pointer:  # a member pointer: an array the driver allocates, element by element
+            found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), None, function,
+                                   m.start(), array=True, allocated=True))
+            continue
         found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
                                function, m.start(), bool(pointer), init, static=static))
         if kind in ("local", "global") and (end == "," or init):
@@ -353,7 +358,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
         # a field only right inside a struct's own braces (nested structs before it closed)
         brace = opening_brace(code, start)
         struct = re.search(r"\b(?:struct|union)\s+(\w+)?\s*$", code[:brace]) if brace >= 0 else None
-        return None if pointer or not struct else ("field", None, struct.group(1) or "")
+        return None if not struct or pointer and end != ";" else ("field", None, struct.group(1) or "")
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
@@ -849,6 +854,10 @@ def classify(a, c, n, relpath, start, end, edits, union):
     wrapped = re.search(r"(?<![\w)\]])\(\s*$", code[:expr_start])  # (x): a macro's parameter, say
     if wrapped and c.kind == "macro" and re.match(r"\s*\)", code[end:]):
         expr_start, end = wrapped.start(), end + re.match(r"\s*\)", code[end:]).end()
+    if c.allocated and "[" not in code[start:end]:  # the pointer itself, not one of its elements
+        why = allocated_use(a, c, n, relpath, code[:expr_start].rstrip(), expr_start, end, edits)
+        if why is not None:
+            return why
     member = USE_MEMBER.match(code[end:end + 200])
     if member:
         return member_use(a, c, relpath, expr_start, member.group(1), end + member.start(1), end + member.end(1),
@@ -860,8 +869,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
-    if c.pointer and (re.match(r"\s*[!=]=\s*(NULL|0)\b", code[end:]) or
-                      re.search(r"(?:\bif\s*\(|!)\s*$", before) and re.match(r"\s*[)&|]", code[end:])):
+    if c.pointer and null_tested(code, before, end):
         return ""  # a pointer tested against NULL
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
@@ -886,6 +894,46 @@ def classify(a, c, n, relpath, start, end, edits, union):
     if re.search(r"\breturn\s*$", before) and re.match(r"\s*;", code[end:]):
         return returned(a, n, relpath, expr_start, union)
     return used_in_expression(a, c, n, relpath, before, call, end, edits, union)
+
+
+ALLOCATORS = re.compile(r"(?:devm_)?(?:k[mz]alloc|kcalloc|kmalloc_array|kzalloc_node|kmalloc_node|v[mz]alloc|vmalloc_node)$")
+FREES = {"kfree", "vfree", "kvfree", "devm_kfree"}
+
+
+def allocated_use(a, c, n, relpath, before, expr_start, end, edits) -> Optional[str]:
+    """A use of an allocated member pointer itself (not an element): its
+    allocation (`x->f = kzalloc(sizeof(struct timespec) * n, ...)`: the
+    size takes the new type), a free, a NULL store or test need nothing
+    more; any other value stored keeps the group.  None: an ordinary use
+    (an argument, say), classified as any other."""
+    code = a.code[relpath]
+    if null_tested(code, before, end):
+        return ""
+    call = enclosing_call(code, expr_start)
+    if call and call[0] in FREES and before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:]):
+        return ""
+    if not re.match(r"\s*=[^=]", code[end:]) or not STATEMENT_START.search(before):
+        return None
+    value_start = end + code[end:].index("=") + 1
+    stop = code.find(";", value_start)
+    value = code[value_start:stop].strip()
+    if value in ("NULL", "0"):
+        return ""
+    alloc = re.match(r"\s*(?:\([^()]*\)\s*)?([A-Za-z_]\w*)\s*\(", code[value_start:stop])
+    if not alloc or not ALLOCATORS.match(alloc.group(1)) or \
+            matching(code, value_start + alloc.end() - 1) != code.rfind(")", value_start, stop):
+        return f"its value comes from {a.texts[relpath][value_start:stop].strip()}"
+    for size in re.finditer(rf"\bsizeof\s*\(\s*(struct\s+{c.type})\s*\)", code[value_start:stop]):
+        edits[n].append((relpath, value_start + size.start(1), value_start + size.end(1), "struct timespec64"))
+    if not re.search(r"\bsizeof\s*\(", code[value_start:stop]):
+        return f"allocated without a sizeof: {a.texts[relpath][value_start:stop].strip()}"
+    return ""
+
+
+def null_tested(code: str, before: str, end: int) -> bool:
+    """Whether the pointer ending at end is tested against NULL (`p == NULL`, `if (!p)`)."""
+    return bool(re.match(r"\s*[!=]=\s*(NULL|0)\b", code[end:]) or
+                re.search(r"(?:\bif\s*\(|!)\s*$", before) and re.match(r"\s*[)&|]", code[end:]))
 
 
 def returned(a, n, relpath, pos, union):
@@ -1098,20 +1146,35 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     if fname in HELPERS or fname in TIMEVAL_HELPERS:
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
-        return copied(a, c, n, relpath, open_, close, edits, union)
+        return copied(a, c, n, relpath, fname, open_, close, edits, union)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
-def copied(a, c, n, relpath, open_, close, edits, union):
+def copied(a, c, n, relpath, fname, open_, close, edits, union):
     """memcpy(&x, &y, size), memset(&x, 0, size): x and y convert together; a size spelt
     sizeof(struct timeval) or sizeof(struct timespec) takes the new type."""
     code = a.code[relpath]
     args = split_args(code[open_ + 1:close])
     size = re.fullmatch(r"\s*sizeof\s*\(\s*(struct\s+time(?:spec|val))\s*\)\s*", args[-1]) if len(args) == 3 else None
+    size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2 if len(args) == 3 else close
     if size:
-        size_start = open_ + 1 + len(args[0]) + len(args[1]) + 2
         edits[n].append((relpath, size_start + size.start(1), size_start + size.end(1), "struct timespec64"))
         close = size_start - 1  # the size is settled: link the two addresses
+    # sizeof(y) of a candidate: the size follows y's type, and y changes with the group
+    of_value = re.fullmatch(r"\s*sizeof\s*(\(\s*)?([\w.>\-\[\]]+?)\s*\)?\s*", args[-1]) if len(args) == 3 else None
+    target = link_target(a, relpath, size_start + of_value.start(2), size_start + of_value.end(2)) \
+        if of_value and (of_value.group(1) is not None) == args[-1].rstrip().endswith(")") else None
+    if target is not None:
+        union(n, target)
+        close = size_start - 1
+    if fname == "memcpy":  # both ends must be the driver's own: a byte buffer is a wire or register image
+        pos = open_ + 1
+        for arg in split_args(code[open_ + 1:close])[:2]:
+            body = arg.strip().lstrip("&").strip()
+            start = pos + arg.index(body) if body else pos
+            if link_target(a, relpath, start, start + len(body)) is None:
+                return f"copied to or from {body}, not one of the driver's own {c.type}s"
+            pos += len(arg) + 1
     return link_args(a, c, n, relpath, open_, close, union)
 
 
