@@ -134,6 +134,22 @@ class BadInputs(unittest.TestCase):
         self.assertEqual(matches["idempotence_check"]["spatch_runs"], 0)
         self.assertEqual(matches["campaigns"][0]["rules"][0]["sites"], 1)
 
+    def test_an_unchanged_apply_keeps_its_record_and_a_changed_rule_runs_again(self):
+        header = "/// Adds one to a delay of 1 only.\n// Prefilter-regex: delay\\(1\\)\n"
+        self.assertEqual(self.apply_grow_rule(header).returncode, 0)
+        rule = self.tmp / "cocci" / "grow" / "grow.cocci"
+        env = dict(self.env, Y2038_COCCI_DIR=str(self.tmp / "cocci"))
+        again = run_cli("apply", "--kver", str(self.tmp / "tree"), env=env, check=True)
+        self.assertIn("apply stage unchanged", again.stderr + again.stdout)
+        matches = json.loads(next((self.tmp / "work").glob("*/matches.json")).read_text())
+        self.assertEqual((matches["spatch_runs"], matches["cache_hits"]), (0, 0))
+        self.assertEqual(matches["campaigns"][0]["rules"][0]["sites"], 1)
+        rule.write_text(rule.read_text().replace("delay(E + 1)", "delay(E + 2)"))
+        changed = run_cli("apply", "--kver", str(self.tmp / "tree"), env=env, check=True)
+        self.assertNotIn("apply stage unchanged", changed.stderr + changed.stdout)
+        matches = json.loads(next((self.tmp / "work").glob("*/matches.json")).read_text())
+        self.assertEqual(matches["spatch_runs"], 1)
+
     def test_missing_packages_without_root(self):
         with mock.patch.object(deps, "missing", return_value=["coccinelle"]), \
              mock.patch.object(os, "geteuid", return_value=1000):

@@ -37,7 +37,7 @@ MATCHES = {"version": "3.10", "baseline": "c" * 40, "spatch": "spatch version 1.
                          {"name": "ktime-direct", "rules": [NOTHING_FOUND],
                           "files": [], "sites": 0, "unsettled": {}, "commit": None}],
            "idempotent": True, "idempotence_check": {"seconds": 8.2, "spatch_runs": 47},
-           "spatch_runs": 147, "cache_hits": 54, "seconds": 48.9}
+           "spatch_runs": 147, "cache_hits": 54, "seconds": 48.9, "inputs": "d" * 64}
 HAZARDS = {"version": "3.10", "baseline": "c" * 40, "seconds": 0.5,
            "rules": [{"rule": "cocci/y2038-hazards/seconds_truncation.cocci", "candidates": 14, "reports": 1}],
            "hazards": [{"file": FILE, "line": 15, "class": "y2038", "kind": "wallclock",

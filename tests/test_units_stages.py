@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from helpers import REPO
 from recorded import recorded
-from y2038lib.engine import apply, rules, spatch
+from y2038lib.engine import apply, layout, rules, spatch
 from y2038lib.verification import build
 
 # a patch rule of the catalogue: only its path and options reach the recorded spatch
@@ -75,7 +75,7 @@ class ApplierCache(unittest.TestCase):
         first, applier, _ = self.run_rule()
         self.assertEqual((applier.spatch_runs, applier.cache_hits), (1, 0))
         # kept with its layout restored: a hit is not compared with its input again
-        with mock.patch.object(apply, "with_layout", side_effect=AssertionError("laid out again")):
+        with mock.patch.object(layout, "with_layout", side_effect=AssertionError("laid out again")):
             again, applier, commands = self.run_rule()
         self.assertEqual((applier.spatch_runs, applier.cache_hits), (0, 1))
         self.assertEqual([c[:2] for c in commands.calls], [["spatch", "--version"]])

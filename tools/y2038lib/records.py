@@ -162,6 +162,7 @@ class Matches(StageFile):
     spatch_runs: int
     cache_hits: int
     seconds: float
+    inputs: str  # apply.stage_inputs(): a record of the same inputs is kept, not made again
 
     def changed_files(self) -> List[str]:
         return sorted({f for c in self.campaigns for f in c.files})

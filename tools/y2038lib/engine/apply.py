@@ -13,17 +13,17 @@ import fnmatch
 import os
 import tempfile
 import time
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
 from . import layout
-from .layout import keep_blank_after_declarations, keep_declarator_column
 from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
                      unifdef_arguments)
 from ..csource import blank_comments_and_strings
-from ..common import Step, Y2038Error, git_env, progress, run, work_dir
+from ..common import Step, Y2038Error, dependency_key, git_env, progress, run, work_dir
 from ..records import CampaignMatches, Matches, RuleMatches
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -50,15 +50,6 @@ def check_rule_parses(rule) -> None:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
         detail = " ".join(l.strip() for l in lines[:4])
         raise Y2038Error(f"{rule.relpath} does not parse: {detail}")
-
-
-def with_layout(rule, result: dict, data: bytes) -> dict:
-    """A result with its input, and the layout spatch lost restored."""
-    if result["status"] != "changed" or rule.kind != "cocci":
-        return dict(result, input=data)
-    output = keep_declarator_column(data, keep_blank_after_declarations(data, result["output"]))
-    return dict(result, input=data, output=output) if output != data else \
-        {k: v for k, v in result.items() if k != "output"} | {"status": "unchanged", "input": data}
 
 
 def removed_lines(before: bytes, after: bytes) -> list:
@@ -113,10 +104,13 @@ class Applier:
             files.discard(relpath)
             if pattern.search(data):
                 files.add(relpath)
-        files = [f for f in files if self.in_scope(f, rule) and fnmatch.fnmatch(f, rule.file_glob)]
-        if rule.content_regex:
-            files = [f for f in files if rule.content_regex.search(self.content(f))]
-        return sorted(files)
+        return sorted(f for f in files if self.takes(rule, f))
+
+    def takes(self, rule, relpath: str) -> bool:
+        """Whether relpath, holding one of the rule's tokens, is its candidate:
+        in its scope, of its kind of file, matching its Prefilter-regex."""
+        return self.in_scope(relpath, rule) and fnmatch.fnmatch(relpath, rule.file_glob) and \
+            (not rule.content_regex or bool(rule.content_regex.search(self.content(relpath))))
 
     def run_rule(self, rule, files):
         """Returns {relpath: result} for one rule over files."""
@@ -166,7 +160,7 @@ class Applier:
             for rule, results in pool.map(one, batches):
                 for relpath, result in results.items():
                     key, data = todo[rule.relpath, relpath]
-                    result = with_layout(rule, result, data)
+                    result = layout.with_layout(rule, result, data)
                     if result["status"] in ("changed", "unchanged", "timeout"):
                         self.cache.put(key, {k: v for k, v in result.items() if k != "input"})
                     done[rule.relpath][relpath] = result
@@ -240,10 +234,40 @@ def in_scope(relpath: str, rule) -> bool:
     return not any(relpath.startswith(p) for p in rule.exclude)
 
 
+def stage_inputs(tree, campaign_rules, timeout: int) -> str:
+    """All a matches.json is made from: the baseline, the rules in their
+    campaigns, spatch, its timeout and this stage's code."""
+    return dependency_key(tree.baseline, spatch_version(), str(timeout),
+                          *(f"{campaign}\0{rule.relpath}\0{rule.digest}" for campaign, rules in campaign_rules
+                            for rule in rules), code=[__file__])
+
+
+def kept_matches(tree, inputs: str) -> Optional[Matches]:
+    """The matches.json of the run before when it was made from the same
+    inputs and its commits are still in the tree's git directory."""
+    try:
+        kept = Matches.read(tree.state)
+    except Y2038Error:  # none yet, or of an older toolkit
+        return None
+    commits = [kept.final] + [c.commit for c in kept.campaigns if c.commit]
+    if kept.inputs != inputs or any(tree.git("cat-file", "-e", c, check=False).returncode for c in commits):
+        return None
+    return kept
+
+
 def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) -> Matches:
-    """Run every patch rule; write and return <state>/matches.json."""
-    applier = Applier(tree, jobs, timeout)
+    """Run every patch rule; write and return <state>/matches.json.  With
+    the inputs of the last run (stage_inputs) its record is kept as it is:
+    reading every rule's cached results back took about a minute."""
     started = time.monotonic()
+    inputs = stage_inputs(tree, campaign_rules, timeout)
+    kept = kept_matches(tree, inputs)
+    if kept:
+        progress("apply stage unchanged (same baseline, rules, spatch and toolkit code): matches.json kept")
+        kept = replace(kept, spatch_runs=0, cache_hits=0, seconds=round(time.monotonic() - started, 1))
+        kept.write(tree.state)
+        return kept
+    applier = Applier(tree, jobs, timeout)
     campaigns = []
     parent = tree.baseline
     for _, rules in campaign_rules:
@@ -268,7 +292,7 @@ def apply_stage(tree, campaign_rules, jobs: int, timeout: int = SPATCH_TIMEOUT) 
                      idempotence_check={"seconds": round(time.monotonic() - checked, 1),
                                         "spatch_runs": applier.spatch_runs - runs_before},
                      spatch_runs=applier.spatch_runs, cache_hits=applier.cache_hits,
-                     seconds=round(time.monotonic() - started, 1))
+                     seconds=round(time.monotonic() - started, 1), inputs=inputs)
     report.write(tree.state)
     return report
 
@@ -375,8 +399,8 @@ def refresh_leftovers(applier, patch_rules, recs: Dict[str, RuleMatches]) -> Non
 
 def idempotence_offenders(applier, campaign_rules) -> dict:
     """Every rule run again over every changed file must change nothing.
-    A file is a rule's candidate as in a run (its tokens and Prefilter-regex:
-    what matches neither, the rule cannot change).  The rules all read the
+    A file is a rule's candidate as in a run (Applier.takes: what a rule
+    does not take, it cannot change).  The rules all read the
     final content: one pool for all of them.
     Returns {relpath: [rule paths that change it again]}."""
     changed = sorted(applier.current)
@@ -384,9 +408,7 @@ def idempotence_offenders(applier, campaign_rules) -> dict:
     for _, rules in campaign_rules:
         for rule in (r for r in rules if r.patch_mode):
             regex = rule.token_regex()
-            work.append((rule, [f for f in changed if applier.in_scope(f, rule)
-                                and regex.search(applier.current[f])
-                                and (not rule.content_regex or rule.content_regex.search(applier.current[f]))]))
+            work.append((rule, [f for f in changed if regex.search(applier.current[f]) and applier.takes(rule, f)]))
     offenders: Dict[str, List[str]] = {}
     for path, results in applier.run_rules(work, "idempotence check").items():
         rule = next(r for r, _ in work if r.relpath == path)

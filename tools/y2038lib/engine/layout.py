@@ -63,3 +63,12 @@ def keep_declarator_column(before: bytes, after: bytes) -> bytes:
                 col, tabs = (col // 8 + 1) * 8, tabs + 1
             new[j1 + k] = mn.group(1) + mn.group(2) + b"\t" * tabs + mn.group(4)
     return b"".join(new)
+
+
+def with_layout(rule, result: dict, data: bytes) -> dict:
+    """A spatch result with its input, and the layout spatch lost restored."""
+    if result["status"] != "changed" or rule.kind != "cocci":
+        return dict(result, input=data)
+    output = keep_declarator_column(data, keep_blank_after_declarations(data, result["output"]))
+    return dict(result, input=data, output=output) if output != data else \
+        {k: v for k, v in result.items() if k != "output"} | {"status": "unchanged", "input": data}

@@ -5,7 +5,9 @@ the tree is never written; and the cache of their results.  A cached result
 is keyed by what it depends on: spatch's version, the rule, its options,
 the file's path and content, and this module's code (the parsing of
 spatch's output here) with what it imports (kconfig, text_rules, smpl: the
-probes that tell which sub-rules fired, appended to the rule as it runs).
+probes that tell which sub-rules fired, appended to the rule as it runs),
+and the modules a cache's owner names (the apply stage: layout.py, whose
+restored layout is part of what it keeps).
 A changed file's result has "fired": the probed sub-rules that matched in
 it (smpl.py), when the rule has probes."""
 import json
