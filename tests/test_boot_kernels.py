@@ -22,7 +22,7 @@ class SideBySide(unittest.TestCase):
     def test_both_kernels_build_at_once(self):
         both_started = threading.Barrier(2, timeout=10)  # broken, and the test fails, if one waits for the other
 
-        def build(kernel, variant):
+        def build(kernel):
             both_started.wait()
             return f"{kernel.arch}-image", [], 1.0
         boots = planted_boots()
@@ -38,9 +38,9 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(boots.built, {})
 
     def test_a_boot_uses_the_kernel_built_for_it(self):
-        kernel = SimpleNamespace(machine=boot.MACHINES["arm"])
+        kernel = SimpleNamespace(machine=boot.MACHINES["arm"], variant="patched")
         with mock.patch.object(boot, "build_kernel", side_effect=AssertionError("built again")):
-            result = boot.boot_one(None, kernel, "patched", None, None, {}, [], built=(None, ["error: x"], 42.0))
+            result = boot.boot_one(None, kernel, None, None, {}, [], built=(None, ["error: x"], 42.0))
         self.assertEqual((result["verdict"], result["build_seconds"]), ("fail", 42.0))
         self.assertIn("kernel build failed:\nerror: x", result["problems"][0])
 

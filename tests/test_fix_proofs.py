@@ -55,10 +55,11 @@ class Checks(unittest.TestCase):
 
     def test_a_boot_kernel_is_configured_with_the_checks_of_its_machine_only(self):
         lpfc, gss = fix_checks.check_for([LPFC_INIT]), fix_checks.check_for([GSS_UNSEAL])
-        arm = boot.Kernel(None, Path("/nonexistent/src"), "patched", boot.MACHINES["arm"], 1, [gss, lpfc])
+        builder = SimpleNamespace(src=Path("/nonexistent/src"))
+        arm = boot.Kernel(builder, "patched", boot.MACHINES["arm"], 1, [gss, lpfc])
         self.assertEqual([p.name for p in arm.fragments], ["base.config", "arm.config", "config"])
         self.assertEqual(arm.fragments[-1], lpfc.config)
-        x86 = boot.Kernel(None, Path("/nonexistent/src"), "patched", boot.MACHINES["x86_64"], 1, [gss, lpfc])
+        x86 = boot.Kernel(builder, "patched", boot.MACHINES["x86_64"], 1, [gss, lpfc])
         self.assertEqual(x86.fragments[-1], gss.config)
         self.assertEqual(fix_checks.BOOT_ARCHES, tuple(boot.MACHINES))
 
@@ -70,8 +71,8 @@ class Checks(unittest.TestCase):
 
     def test_a_series_checks_are_those_of_its_verified_fixes(self):
         fix, unverified = SimpleNamespace(name="0001-fix", files=[LPFC_INIT]), SimpleNamespace(name="0002", files=[WORKQUEUE])
-        results = SimpleNamespace(fix_patches=lambda: [fix, unverified])
-        self.assertEqual(fix_checks.checks_of(results, ["0001-fix"]), {"0001-fix": fix_checks.check_for([LPFC_INIT])})
+        results = SimpleNamespace(fix_patches=lambda: [fix, unverified], build=SimpleNamespace(verified=["0001-fix"]))
+        self.assertEqual(fix_checks.checks_of(results), {"0001-fix": fix_checks.check_for([LPFC_INIT])})
         results.build = SimpleNamespace(verified=["0002", "0001-fix"])
         self.assertEqual([c.name for c in fix_checks.boot_checks(results)],
                          ["lpfc-cmf-stats-interval", "wq-cpu-intensive-thresh"])
@@ -131,10 +132,6 @@ class AddCheck(unittest.TestCase):
             self.assertEqual(builder.git("status", "--porcelain").stdout, "")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Prove(unittest.TestCase):
     """prove() on a planted patched tree, the kernel builds and boots
     replaced by a look at the fixed file each boot would build."""
@@ -156,7 +153,7 @@ class Prove(unittest.TestCase):
             patch.write_text(builder.git("format-patch", "-1", "--stdout").stdout)
             head = builder.git("rev-parse", "HEAD").stdout.strip()
             kernel = SimpleNamespace(builder=builder)
-            boots = SimpleNamespace(source=lambda variant: "tree-id", checks=[check], kernel=lambda v, a: kernel)
+            boots = SimpleNamespace(kernel_inputs=lambda variant, arch: ["tree-id"], kernel=lambda v, a: kernel)
             booted = []
 
             def boot_with_check(tree, k, c, label):
@@ -170,4 +167,16 @@ class Prove(unittest.TestCase):
                 self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
                 self.assertEqual(builder.git("status", "--porcelain").stdout, "")
                 again = fix_proofs.prove(tree, boots, patch, check)  # same inputs: kept, nothing booted
-            self.assertEqual((len(booted), again["reused"]), (2, True))
+                self.assertEqual((len(booted), again["reused"]), (2, True))
+                # a fix a later patch rewrote cannot be taken out: its proof is an error, the tree stays at the series
+                rewritten = Path(tmp) / "0002-rewritten.patch"
+                rewritten.write_text(patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
+                failed = fix_proofs.prove(tree, boots, rewritten, check)
+            self.assertEqual(failed["verdict"], "error")
+            self.assertIn("does not come out of the patched tree again", failed["before"]["problems"][0])
+            self.assertEqual(booted[2:], [("with-fix", "u64")])
+            self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
+
+
+if __name__ == "__main__":
+    unittest.main()

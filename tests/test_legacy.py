@@ -130,7 +130,7 @@ class AgainstPackagedKernel(unittest.TestCase):
         checkout_variant(builder, [], cls.tmp, checks)
         cls.kernels = {}
         for arch in ("x86_64", "arm"):
-            kernel = Kernel(builder, src, "pristine", MACHINES[arch], os.cpu_count(), checks)
+            kernel = Kernel(builder, "pristine", MACHINES[arch], os.cpu_count(), checks)
             image, errors = kernel.build()
             if not image:
                 raise AssertionError(f"{arch} boot kernel does not build: {errors}")

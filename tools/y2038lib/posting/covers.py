@@ -190,7 +190,7 @@ def build_section(results: SeriesResults, patches) -> str:
 
 
 def check_configs(boots) -> str:
-    """" + <a fix check's config> on <arch>" for each check configured into a boot kernel."""
+    """The text " + <a fix check's config> on <arch>" for each check configured into a boot kernel."""
     found = sorted({(fragment, arch) for arch, boot in boots.items() for fragment in boot.config or []
                     if fragment.startswith("boot-tests/fix-checks/")})
     return "".join(f" + {fragment} on {arch}" for fragment, arch in found)

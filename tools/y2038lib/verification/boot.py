@@ -67,14 +67,15 @@ MACHINES = {m.arch: m for m in (
 
 
 class Kernel:
-    """One (variant, architecture) kernel: config and build in <state>/boot/<variant>-<arch>."""
+    """One (variant, architecture) kernel: config and build in <state>/boot/<variant>/<arch>."""
 
-    def __init__(self, builder: Builder, src: Path, variant: str, machine: Machine, jobs: int, checks=()):
-        """checks: the fix checks committed in src; those of this machine are configured in."""
-        self.builder, self.src, self.machine, self.jobs = builder, src, machine, jobs
+    def __init__(self, builder: Builder, variant: str, machine: Machine, jobs: int, checks=()):
+        """checks: the fix checks committed in the builder's worktree; those
+        of this machine are configured in."""
+        self.builder, self.src, self.variant, self.machine, self.jobs = builder, builder.src, variant, machine, jobs
         # <variant>/src beside <variant>/<arch>: the same relative paths for
         # every variant, so ccache (CCACHE_BASEDIR) shares their objects
-        self.out = src.parent / machine.arch
+        self.out = self.src.parent / machine.arch
         self.fragments = self.fragments_for(machine, checks)
 
     @staticmethod
@@ -273,26 +274,26 @@ def changed_files_built(out: Path, files) -> dict:
     return found
 
 
-def build_kernel(kernel: Kernel, variant: str) -> tuple:
+def build_kernel(kernel: Kernel) -> tuple:
     """(image or None, errors, seconds)."""
     started = time.monotonic()
-    with Step(f"{variant} {kernel.machine.arch}: building the kernel in {kernel.out}"):
+    with Step(f"{kernel.variant} {kernel.machine.arch}: building the kernel in {kernel.out}"):
         image, errors = kernel.build()
     return image, errors, time.monotonic() - started
 
 
-def boot_one(tree, kernel: Kernel, variant, initrd, legacy_source, suites, files, built=None) -> dict:
+def boot_one(tree, kernel: Kernel, initrd, legacy_source, suites, files, built=None) -> dict:
     """files: the series' changed files, to record which of them the kernel
     built; built: build_kernel()'s answer when the kernel was built already."""
-    machine = kernel.machine
-    image, errors, kernel_seconds = built or build_kernel(kernel, variant)
-    started = time.monotonic() - kernel_seconds
+    machine, variant = kernel.machine, kernel.variant
+    image, errors, kernel_seconds = built or build_kernel(kernel)
+    started = time.monotonic()
     compiled = changed_files_built(kernel.out, files) if image else None
     if image:
         with Step(f"{variant} {machine.arch}: building the converted legacy modules"):
             modules = legacy.build(kernel, legacy_source, kernel.out.parent / f"legacy-{machine.arch}")
         errors = modules["errors"]
-    build_seconds = round(time.monotonic() - started, 1)
+    build_seconds = round(kernel_seconds + time.monotonic() - started, 1)
     if not image or errors:
         what = "kernel" if not image else "converted legacy modules"
         return {"verdict": "fail", "tests": [], "problems": [f"{what} build failed:\n" + "\n".join(errors[:12])],
@@ -310,17 +311,15 @@ def boot_one(tree, kernel: Kernel, variant, initrd, legacy_source, suites, files
     return result
 
 
-def boot_key(tree, source_tree: str, machine: Machine, suites: dict, legacy_source: Path, checks=()) -> str:
-    """What a boot's result depends on: the kernel's source (a git tree id,
-    and the fix checks committed on it), its configuration, the init, the
-    selftests, the converted legacy modules, the suites asked for, and this
-    stage's code."""
+def boot_key(tree, kernel_inputs: list, machine: Machine, suites: dict, legacy_source: Path) -> str:
+    """What a boot's result depends on: what its kernel is made of
+    (Boots.kernel_inputs), the init, the selftests, the converted legacy
+    modules, the suites asked for, and this stage's code."""
     # what is built: the conversion's own report (rule names, timings) is not
     legacy_files = sorted(p for p in legacy_source.rglob("*")
                           if p.is_file() and (p.suffix in (".c", ".h") or p.name in ("Kbuild", "Makefile")))
     selftests = tree.src / "tools/testing/selftests/timers"
-    return dependency_key(source_tree, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE,
-                          *Kernel.fragments_for(machine, checks), *(f for c in checks for f in c.files),
+    return dependency_key(*kernel_inputs, machine, json.dumps(suites, sort_keys=True), INIT_SOURCE,
                           *(selftests / f"{t}.c" for t in selftests_for(machine)),
                           *(f"{p.relative_to(legacy_source)}".encode() + p.read_bytes() for p in legacy_files),
                           code=[__file__])
@@ -339,7 +338,9 @@ class Boots:
     each checked out once, and each boot's result saved with its key.
     Both kernels carry the checks of the series' fixes (fix_checks.checks_of),
     so the same configuration shares their objects and a fix's proof
-    rebuilds only what it changes; a boot's KUnit run leaves the checks out."""
+    rebuilds only what it changes; a boot's KUnit run leaves the checks out.
+    A proof leaves the patched worktree at the series, its kernel built
+    without the fix: the next build makes what the fix touches again."""
 
     def __init__(self, tree, series_dir: Path, results: SeriesResults, jobs: int, distcc: bool):
         self.tree, self.series_dir, self.jobs, self.distcc = tree, series_dir, jobs, distcc
@@ -348,7 +349,8 @@ class Boots:
         self.root = tree.state / "boot"
         self.root.mkdir(parents=True, exist_ok=True)
         self.legacy_source = self.root / "legacy-converted"
-        self.checks = fix_checks.boot_checks(results)
+        self.fix_checks = fix_checks.checks_of(results)  # {fix patch: the check that proves it}
+        self.checks = fix_checks.distinct(self.fix_checks.values())
         self.builders: dict = {}
         self.built: dict = {}  # (variant, arch) -> build_kernel()'s answer, for boots still to run
 
@@ -363,7 +365,7 @@ class Boots:
             patches = self.build.verified if variant == "patched" else []
             want = dependency_key(self.tree.baseline,
                                   *(f"{name}\0".encode() + (self.series_dir / name).read_bytes() for name in patches),
-                                  *(f for c in self.checks for f in c.files))
+                                  *self.check_files())
             stamp = self.root / variant / ".y2038-checked-out"
             if not (stamp.exists() and stamp.read_text() == f"{want} {self.clean_head(builder)}"):
                 stamp.unlink(missing_ok=True)
@@ -381,8 +383,15 @@ class Boots:
         return head if status.returncode == 0 and not status.stdout.strip() else ""
 
     def kernel(self, variant, arch) -> Kernel:
-        builder = self.checkout(variant)
-        return Kernel(builder, builder.src, variant, MACHINES[arch], self.jobs, self.checks)
+        return Kernel(self.checkout(variant), variant, MACHINES[arch], self.jobs, self.checks)
+
+    def check_files(self) -> list:
+        return [f for c in self.checks for f in c.files]
+
+    def kernel_inputs(self, variant, arch) -> list:
+        """What the variant's kernel for arch is made of: its source (a git
+        tree id), its configuration fragments and the checks committed on it."""
+        return [self.source(variant), *Kernel.fragments_for(MACHINES[arch]), *self.check_files()]
 
     def source(self, variant) -> str:
         """The git tree id of the variant's kernel source."""
@@ -398,7 +407,7 @@ class Boots:
     def saved(self, variant, arch) -> tuple:
         """(this boot's key, where its result is kept, the result kept there when it has this key)."""
         suites = boot_suites.plan(variant, self.files)
-        key = boot_key(self.tree, self.source(variant), MACHINES[arch], suites, self.legacy_source, self.checks)
+        key = boot_key(self.tree, self.kernel_inputs(variant, arch), MACHINES[arch], suites, self.legacy_source)
         path = self.root / "results" / f"{variant}-{arch}.json"
         kept = read_json(path, "boot") if path.exists() else {}
         return key, path, kept["result"] if kept.get("key") == key else None
@@ -412,7 +421,7 @@ class Boots:
             return
         kernels = {arch: self.kernel(variant, arch) for arch in todo}  # one checkout, before the threads
         with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-            futures = {arch: pool.submit(build_kernel, kernel, variant) for arch, kernel in kernels.items()}
+            futures = {arch: pool.submit(build_kernel, kernel) for arch, kernel in kernels.items()}
             self.built.update({(variant, arch): future.result() for arch, future in futures.items()})
 
     def boot(self, variant, arch) -> dict:
@@ -421,7 +430,7 @@ class Boots:
             progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
                      f"legacy modules as its last boot): {kept['verdict'].upper()}")
             return dict(kept, reused=True)
-        result = boot_one(self.tree, self.kernel(variant, arch), variant, build_initramfs(self.tree, MACHINES[arch]),
+        result = boot_one(self.tree, self.kernel(variant, arch), build_initramfs(self.tree, MACHINES[arch]),
                           self.legacy_source, boot_suites.plan(variant, self.files), self.files,
                           self.built.pop((variant, arch), None))
         path.parent.mkdir(exist_ok=True)

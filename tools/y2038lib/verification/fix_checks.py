@@ -18,7 +18,7 @@ Kconfig: the file its entry is appended to; Arch: the boot machine it
 boots on (x86_64 when absent; arm where the bug needs a 32-bit long).
 
 The boot stage builds the checks of a series' fixes into its kernels
-(checks_of), so that proving a fix (fix_proofs.py) costs two small
+(checks_of, boot_checks), so that proving a fix (fix_proofs.py) costs two small
 rebuilds of a kernel already built, not a kernel of its own.
 """
 import re
@@ -84,25 +84,32 @@ def checks() -> list:
     return [read_check(d) for d in sorted(CHECKS_DIR.iterdir()) if d.is_dir()] if CHECKS_DIR.is_dir() else []
 
 
-def check_for(files) -> Optional[Check]:
-    """The check that proves a fix of these files, or None."""
-    return next((c for c in checks() if set(c.proves) & set(files)), None)
+def check_for(files, available=None) -> Optional[Check]:
+    """The check that proves a fix of these files, or None; available:
+    checks() when the caller has read them already."""
+    return next((c for c in (checks() if available is None else available) if set(c.proves) & set(files)), None)
 
 
-def checks_of(results, verified) -> dict:
-    """{fix patch name: its check} for the verified fixes of a series that have one."""
+def checks_of(results) -> dict:
+    """{fix patch name: its check} for the verified fixes of a built series that have one."""
+    verified = results.build.verified if results.build else []
+    available = checks()
     found = {}
     for patch in results.fix_patches():
-        check = check_for(patch.files) if patch.name in verified else None
+        check = check_for(patch.files, available) if patch.name in verified else None
         if check:
             found[patch.name] = check
     return found
 
 
+def distinct(found) -> list:
+    """Checks without repeats, by name: several fixes can share one."""
+    return sorted(set(found), key=lambda c: c.name)
+
+
 def boot_checks(results) -> list:
-    """The checks the boot stage builds into a built series' kernels, by name."""
-    verified = results.build.verified if results.build else []
-    return sorted(set(checks_of(results, verified).values()), key=lambda c: c.name)
+    """The checks the boot stage builds into a built series' kernels."""
+    return distinct(checks_of(results).values())
 
 
 def fragments(checks, arch: str) -> list:
