@@ -83,6 +83,25 @@ class ApplierCache(unittest.TestCase):
         self.assertEqual(again["a.c"]["output"], b"int after;\n")
         self.assertEqual(again["a.c"]["input"], b"int before;\n")
 
+    def test_a_rule_that_reads_headers_runs_once_per_directory(self):
+        """The include paths are the directory's: its files share a spatch
+        process (its start costs a second of CPU for such a rule)."""
+        typed = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.needs_types)
+        files = ["drivers/a/x.c", "drivers/a/y.c", "drivers/b/z.c"]
+        for relpath in files:
+            (self.tree.src / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (self.tree.src / relpath).write_text("int x;\n")
+
+        def handled(cmd, how):
+            groups = Path(cmd[cmd.index("--file-groups") + 1]).read_text().split()
+            return 0, "".join(f"HANDLING: {f}\n" for f in groups)
+        with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")), (["spatch"], handled)) as commands:
+            results = apply.Applier(self.tree, jobs=2, timeout=5).run_rule(typed, files)
+        self.assertEqual({f: r["status"] for f, r in results.items()}, dict.fromkeys(files, "unchanged"))
+        runs = [c for c in commands.calls if c[:2] != ["spatch", "--version"]]
+        own_dirs = sorted(c[c.index("-I") + 1] for c in runs)
+        self.assertEqual(own_dirs, [str(self.tree.src / "drivers/a"), str(self.tree.src / "drivers/b")])
+
     def test_another_spatch_version_is_another_key(self):
         cache = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.1.1")
         other = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.2")

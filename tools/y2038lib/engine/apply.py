@@ -20,8 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
 from . import layout
-from .spatch import (SpatchCache, run_spatch, run_spatch_batch, run_text_rule, spatch_version, type_options,
-                     unifdef_arguments)
+from .spatch import SpatchCache, run_spatch_batch, run_text_rule, spatch_version, type_options, unifdef_arguments
 from ..csource import blank_comments_and_strings
 from ..common import Step, Y2038Error, dependency_key, git_env, progress, run, work_dir
 from ..records import CampaignMatches, Matches, RuleMatches
@@ -137,8 +136,16 @@ class Applier:
                     self.cache_hits += 1
                     done[rule.relpath][relpath] = dict(result, input=data)
             # largest files first, dealt round-robin into batches of a few
-            # files of similar cost: a spatch start costs about 0.1 s
+            # files of similar cost: a spatch start costs about 0.1 s, and
+            # 1 s of CPU for a rule with python that reads headers
             order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
+            if rule.needs_types:  # one process per include path: the files of one directory
+                by_options: Dict[tuple, List[str]] = {}
+                for relpath in order:
+                    by_options.setdefault(tuple(self.type_options(rule, relpath)), []).append(relpath)
+                batches += [(rule, files[n:n + BATCH_FILES]) for files in by_options.values()
+                            for n in range(0, len(files), BATCH_FILES)]
+                continue
             count = max(self.jobs, -(-len(order) // BATCH_FILES))
             batches += [(rule, order[n::count]) for n in range(count) if order[n::count]]
         if not todo:
@@ -148,11 +155,8 @@ class Applier:
             rule, files = batch
             if rule.kind != "cocci":
                 return rule, {f: run_text_rule(rule, f, todo[rule.relpath, f][1]) for f in files}
-            if rule.needs_types:  # include paths differ per file: no batching
-                return rule, {f: run_spatch(rule, f, todo[rule.relpath, f][1], self.timeout,
-                                            type_options(self.tree.src, f, rule.reads_headers_recursively))
-                                    for f in files}
-            return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout)
+            extra = self.type_options(rule, files[0]) if rule.needs_types else []
+            return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout, extra)
 
         with Step(f"{what}: spatch", total=len(todo)) as step, \
                 ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -168,6 +172,9 @@ class Applier:
                 step.update(finished, relpath)
         self.spatch_runs += len(todo)
         return done
+
+    def type_options(self, rule, relpath: str) -> list:
+        return type_options(self.tree.src, relpath, rule.reads_headers_recursively)
 
     def in_scope(self, relpath: str, rule) -> bool:
         return not self.use_scope or in_scope(relpath, rule)

@@ -158,10 +158,11 @@ def run_text_rule(rule, relpath: str, content: bytes) -> dict:
     return result
 
 
-def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
+def run_spatch_batch(rule, inputs: dict, timeout: int, extra=()) -> dict:
     """One rule on many files in one spatch process (--file-groups: each file
     its own group, so a timeout or parse error stays with its file).  Files
-    the process did not get to are run one by one."""
+    the process did not get to are run one by one.  extra: more options,
+    the same for every file (type_options of files of one directory)."""
     results = {}
     with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
         root = Path(scratch) / "in"
@@ -171,7 +172,7 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
         groups = Path(scratch) / "groups"
         groups.write_text("\n\n".join(inputs) + "\n")
         cmd = ["spatch", "--sp-file", sp_file(rule, Path(scratch)), "-D", "patch", "--parse-error-msg",
-               "--timeout", str(timeout), *rule.options, "--file-groups", str(groups), "--out-place"]
+               "--timeout", str(timeout), *rule.options, *extra, "--file-groups", str(groups), "--out-place"]
         try:
             log = run(cmd, cwd=root, check=False, binary=True, merge_output=True,
                       timeout=timeout * len(inputs) + 60).stdout.decode(errors="replace")
@@ -192,5 +193,5 @@ def run_spatch_batch(rule, inputs: dict, timeout: int) -> dict:
             output = out.read_bytes() if out.exists() else inputs[relpath]
             results[relpath] = changed_result(rule, inputs[relpath], output, unparsed, chunk)
     for relpath in inputs.keys() - results.keys():
-        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout)
+        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout, extra)
     return results
