@@ -1,15 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """How the boot stage schedules its kernel builds, without a kernel build:
 the kernels of the boots to run are built side by side, a boot whose
-result is kept builds nothing, and a boot uses the kernel built for it."""
+result is kept builds nothing, a boot uses the kernel built for it, and
+the early build of a cold run (boot_prebuild.py) starts, ends and stops."""
+import os
+import shutil
+import tempfile
 import threading
+import time
 import unittest
+from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
 import helpers
 helpers.put_tools_on_path()
-from y2038lib.verification import boot  # noqa: E402
+from y2038lib.verification import boot, boot_prebuild  # noqa: E402
 
 
 def planted_boots(kept_arches=()):
@@ -43,6 +49,50 @@ class SideBySide(unittest.TestCase):
             result = boot.boot_one(None, kernel, None, None, {}, [], built=(None, ["error: x"], 42.0))
         self.assertEqual((result["verdict"], result["build_seconds"]), ("fail", 42.0))
         self.assertIn("kernel build failed:\nerror: x", result["problems"][0])
+
+
+class EarlyBuild(unittest.TestCase):
+    """boot_prebuild.Prebuild with make replaced by a command of the test's."""
+
+    def start(self, command, built_arches=()):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-prebuild-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        for arch in built_arches:
+            (tmp / "boot/patched" / arch).mkdir(parents=True)
+            (tmp / "boot/patched" / arch / ".y2038-built-commit").write_text("c" * 40)
+        self.marked = []
+        (tmp / "boot/patched/src").mkdir(parents=True)
+        builder = SimpleNamespace(src=tmp / "boot/patched/src", env=dict(os.environ), reset=lambda commit: None)
+        # for the test's whole length: the builds run in threads of their own
+        self.enterContext(mock.patch.object(boot_prebuild, "Builder", lambda *args: builder))
+        self.enterContext(mock.patch.object(boot.Kernel, "configure", lambda kernel: None))
+        self.enterContext(mock.patch.object(boot.Kernel, "make_command", lambda kernel, *targets: command))
+        self.enterContext(mock.patch.object(boot.Kernel, "mark_built",
+                                            lambda kernel: self.marked.append(kernel.machine.arch)))
+        early = boot_prebuild.Prebuild(SimpleNamespace(state=tmp, baseline="b" * 40), 1)
+        self.addCleanup(early.stop)
+        return early
+
+    def test_a_finished_build_marks_the_commit_it_built(self):
+        early = self.start(["true"])
+        early.finish()
+        self.assertEqual(sorted(self.marked), ["arm", "x86_64"])
+
+    def test_a_kernel_built_before_is_left_alone(self):
+        early = self.start(["false"], built_arches=("x86_64", "arm"))
+        self.assertEqual(early.threads, [])
+
+    def test_stopping_ends_the_builds_at_once(self):
+        early = self.start(["sleep", "60"])
+        deadline = time.monotonic() + 10
+        while len(early.processes) < 2 and time.monotonic() < deadline:  # both makes started
+            time.sleep(0.05)
+        self.assertEqual(len(early.processes), 2)
+        started = time.monotonic()
+        early.stop()
+        self.assertLess(time.monotonic() - started, 10)
+        self.assertTrue(all(p.returncode < 0 for p in early.processes))
+        self.assertEqual(self.marked, [])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .engine import apply, rules
-from .verification import fix_proofs, boot, build, module_verify
+from .verification import fix_proofs, boot, boot_prebuild, build, module_verify
 from .posting import coccicheck_rule, compare, hazards, report, series
 from .outoftree import convert, kernel_versions
 from . import deps, tree
@@ -246,16 +246,20 @@ def cmd_convert(args) -> int:
 
 
 def cmd_run(args) -> int:
-    deps.ensure([args.kver], with_build=False)
-    t = tree.prepare(args.kver)
-    summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
-    hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
-    out = series.series_stage(t, args.out, args.signoff, args.draft)
-    print(f"series written to {out}")
     deps.ensure([args.kver], with_build=True)
+    t = tree.prepare(args.kver)
     # --jobs is spatch's here; with --distcc make takes distcc's -j
     jobs = make_jobs(None if args.distcc else args.jobs, args.distcc)
-    print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
+    early = boot_prebuild.Prebuild(t, jobs, args.distcc)
+    try:
+        summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
+        hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)
+        out = series.series_stage(t, args.out, args.signoff, args.draft)
+        print(f"series written to {out}")
+        print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
+        early.finish()
+    finally:
+        early.stop()
     results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
     print(boot.boot_text(results))
     fixes_proven = prove_fixes(t, out, jobs, args.distcc)

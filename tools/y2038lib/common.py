@@ -168,10 +168,14 @@ class Commands:
     scripts) is started: run() calls COMMANDS.run, so a test can put an
     object answering with recorded outputs in its place (tests/recorded.py)
     and run a stage's logic without spatch, make or QEMU.  run() takes the
-    arguments of subprocess.run and returns a CompletedProcess."""
+    arguments of subprocess.run and returns a CompletedProcess; start(),
+    for a program that runs beside the caller, those of subprocess.Popen."""
 
     def run(self, cmd, **how) -> subprocess.CompletedProcess:
         return subprocess.run(cmd, **how)
+
+    def start(self, cmd, **how) -> subprocess.Popen:
+        return subprocess.Popen(cmd, **how)
 
 
 COMMANDS = Commands()

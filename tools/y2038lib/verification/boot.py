@@ -83,11 +83,17 @@ class Kernel:
         return [BOOT_TESTS / "configs" / "base.config", BOOT_TESTS / "configs" / f"{machine.arch}.config",
                 *fix_checks.fragments(checks, machine.arch)]
 
-    def make(self, *targets, check=True):
+    def make_command(self, *targets) -> list:
         m = self.machine
-        return run(["make", f"O={self.out}", f"ARCH={m.karch}", f"CROSS_COMPILE={m.cross}",
-                    f"CC=ccache {m.cross}gcc", f"-j{self.jobs}", *targets],
-                   cwd=self.src, env=self.builder.env, check=check)
+        return ["make", f"O={self.out}", f"ARCH={m.karch}", f"CROSS_COMPILE={m.cross}",
+                f"CC=ccache {m.cross}gcc", f"-j{self.jobs}", *targets]
+
+    # "modules": modpost writes Module.symvers, which the legacy modules link against
+    def build_targets(self) -> tuple:
+        return Path(self.machine.image).name, "modules"
+
+    def make(self, *targets, check=True):
+        return run(self.make_command(*targets), cwd=self.src, env=self.builder.env, check=check)
 
     def configure(self) -> None:
         stamp = self.out / ".y2038-configured"
@@ -115,13 +121,19 @@ class Kernel:
         """(image path or None, build log excerpt)."""
         self.configure()
         self.touch_changed_since_last_build()
-        # "modules": modpost writes Module.symvers, which the legacy modules link against
-        proc = self.make(Path(self.machine.image).name, "modules", check=False)
+        proc = self.make(*self.build_targets(), check=False)
         if proc.returncode != 0:
             errors = [l for l in (proc.stdout + proc.stderr).splitlines() if "error" in l.lower()]
             return None, errors[:12]
-        (self.out / ".y2038-built-commit").write_text(self.head())
+        self.mark_built()
         return self.out / self.machine.image, []
+
+    def mark_built(self) -> None:
+        """Record the commit built: the next build touches what changed since."""
+        (self.out / ".y2038-built-commit").write_text(self.head())
+
+    def built_before(self) -> bool:
+        return (self.out / ".y2038-built-commit").exists()
 
     def head(self) -> str:
         return self.builder.git("rev-parse", "HEAD").stdout.strip()
