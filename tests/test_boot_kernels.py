@@ -5,6 +5,7 @@ result is kept builds nothing, a boot uses the kernel built for it, and
 the early build of a cold run (boot_prebuild.py) starts, ends and stops."""
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import time
@@ -15,6 +16,8 @@ from unittest import mock
 
 import helpers
 helpers.put_tools_on_path()
+from recorded import recorded  # noqa: E402
+from y2038lib.common import git_env  # noqa: E402
 from y2038lib.verification import boot, boot_prebuild  # noqa: E402
 
 
@@ -49,6 +52,43 @@ class SideBySide(unittest.TestCase):
             result = boot.boot_one(None, kernel, None, None, {}, [], built=(None, ["error: x"], 42.0))
         self.assertEqual((result["verdict"], result["build_seconds"]), ("fail", 42.0))
         self.assertIn("kernel build failed:\nerror: x", result["problems"][0])
+
+
+class UpToDate(unittest.TestCase):
+    """A kernel built from the worktree's commit, clean since, is not made again."""
+
+    def kernel(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-built-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        src = tmp / "src"
+        src.mkdir()
+        (src / "Makefile").write_text("all:\n")
+
+        def git(*args, check=True):
+            return subprocess.run(["git", *args], cwd=src, env=git_env(), check=check, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        git("init", "-q")
+        git("add", "-A")
+        git("commit", "-q", "-m", "baseline")
+        kernel = boot.Kernel(SimpleNamespace(src=src, git=git, env={}), "patched", boot.MACHINES["arm"], 1)
+        (kernel.out / "arch/arm/boot").mkdir(parents=True)
+        (kernel.out / kernel.machine.image).write_text("zImage")
+        kernel.mark_built()
+        self.enterContext(mock.patch.object(boot.Kernel, "configure", lambda k: False))
+        return kernel
+
+    def test_a_kernel_built_from_this_commit_is_not_made_again(self):
+        kernel = self.kernel()
+        with recorded() as commands:  # no make: a make would fail the test
+            self.assertEqual(kernel.build(), (kernel.out / kernel.machine.image, []))
+        self.assertEqual(commands.calls, [])
+
+    def test_a_change_since_is_made(self):
+        kernel = self.kernel()
+        (kernel.src / "Makefile").write_text("all:\n\ttrue\n")
+        with recorded((["make"], (0, ""))) as commands:
+            kernel.build()
+        self.assertEqual([c[0] for c in commands.calls], ["make"])
 
 
 class EarlyBuild(unittest.TestCase):
