@@ -40,6 +40,17 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(boots.built, {("patched", "x86_64"): ("x86_64-image", [], 1.0),
                                        ("patched", "arm"): ("arm-image", [], 1.0)})
 
+    def test_the_machines_boot_at_once(self):
+        both_booting = threading.Barrier(2, timeout=10)
+
+        def boot_one_machine(variant, arch):
+            both_booting.wait()
+            return {"verdict": "pass", "arch": arch}
+        boots = SimpleNamespace(jobs=2, boot=boot_one_machine)
+        booted = boot.Boots.boot_at_once(boots, "patched", ("x86_64", "arm"))
+        self.assertEqual(booted, {"x86_64": {"verdict": "pass", "arch": "x86_64"},
+                                  "arm": {"verdict": "pass", "arch": "arm"}})
+
     def test_a_kept_boot_builds_nothing_and_one_kernel_is_left_to_its_boot(self):
         boots = planted_boots(kept_arches=("arm",))
         with mock.patch.object(boot, "build_kernel", side_effect=AssertionError("built")):

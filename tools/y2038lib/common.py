@@ -217,11 +217,16 @@ def ccache_dir() -> Path:
     return Path(env).resolve() if env else work_dir() / "ccache"
 
 
+# steps run in threads (the boot stage's kernels and machines): one writer
+# at a time, and on a terminal only the newest step's line is kept up to date
+TERMINAL = threading.Lock()
+LIVE_STEPS: list = []
+
+
 def progress(msg: str) -> None:
-    # one write, line and newline together: steps in two threads (the boot
-    # stage's kernel builds) must not run into each other's lines
-    sys.stderr.write(f"y2038: {msg}\n")
-    sys.stderr.flush()
+    with TERMINAL:
+        sys.stderr.write(("\r\033[K" if sys.stderr.isatty() else "") + f"y2038: {msg}\n")
+        sys.stderr.flush()
 
 
 class Step:
@@ -238,6 +243,8 @@ class Step:
     def __enter__(self):
         self.start = time.monotonic()
         if self.live:
+            with TERMINAL:
+                LIVE_STEPS.append(self)
             threading.Thread(target=self._tick, daemon=True).start()
         else:
             progress(f"{self.what}...")
@@ -257,13 +264,16 @@ class Step:
         with self.lock:
             how_far = f" [{self.done}/{self.total}]" if self.total else ""
             line = f"y2038: {self.what}{how_far} {self.detail} ({time.monotonic() - self.start:.0f} s)"
-            sys.stderr.write("\r\033[K" + line[:200])
-            sys.stderr.flush()
+        with TERMINAL:
+            if LIVE_STEPS and LIVE_STEPS[-1] is self:
+                sys.stderr.write("\r\033[K" + line[:200])
+                sys.stderr.flush()
 
     def __exit__(self, kind, value, traceback):
         self.stopped.set()
         if self.live:
-            sys.stderr.write("\r\033[K")
+            with TERMINAL:
+                LIVE_STEPS.remove(self)
         how_far = f" {self.done} of {self.total}" if self.total else ""
         outcome = "failed" if kind else "done"
         progress(f"{self.what}: {outcome}{how_far} in {time.monotonic() - self.start:.0f} s")

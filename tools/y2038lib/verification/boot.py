@@ -445,6 +445,12 @@ class Boots:
             futures = {arch: pool.submit(build_kernel, kernel) for arch, kernel in kernels.items()}
             self.built.update({(variant, arch): future.result() for arch, future in futures.items()})
 
+    def boot_at_once(self, variant, arches) -> dict:
+        """{arch: boot()}: QEMU's TCG runs a guest on one core, so the
+        machines boot at once, a core each (as many as make's jobs)."""
+        with ThreadPoolExecutor(max_workers=max(1, min(len(arches), self.jobs))) as pool:
+            return dict(zip(arches, pool.map(lambda arch: self.boot(variant, arch), arches)))
+
     def boot(self, variant, arch) -> dict:
         key, path, kept = self.saved(variant, arch)
         if kept is not None:
@@ -469,10 +475,10 @@ def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristi
     boots = Boots(tree, series_dir, results, jobs, distcc)
     with Step(f"converting the legacy modules into {boots.legacy_source}"):
         legacy.convert_sources(boots.legacy_source, jobs)
-    patched, pristines = {}, {}
+    pristines: dict = {}
     boots.build_side_by_side("patched", arches)
+    patched = boots.boot_at_once("patched", arches)
     for arch in arches:
-        patched[arch] = boots.boot("patched", arch)
         failing = patched[arch]["problems"] or any(t["result"] == "fail" for t in patched[arch]["tests"])
         if pristine == "always" or (pristine == "auto" and failing):
             pristines[arch] = boots.boot("pristine", arch)
