@@ -20,7 +20,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
 from . import layout
-from .spatch import SpatchCache, run_spatch_batch, run_text_rule, spatch_version, type_options, unifdef_arguments
+from .spatch import (SpatchCache, run_spatch_batch, run_text_rule, spatch_command, spatch_version, type_options,
+                     unifdef_arguments)
 from ..csource import blank_comments_and_strings
 from ..common import Step, Y2038Error, dependency_key, git_env, progress, run, work_dir
 from ..records import CampaignMatches, Matches, RuleMatches
@@ -44,7 +45,7 @@ def check_rule_parses(rule) -> None:
         text_rules.parse_commands(rule.body, rule.relpath)
         return
     mode = "patch" if rule.patch_mode else "report"
-    proc = run(["spatch", "--parse-cocci", str(rule.path), "-D", mode], check=False)
+    proc = run(spatch_command("--parse-cocci", str(rule.path), "-D", mode), check=False)
     if proc.returncode != 0:
         lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
         detail = " ".join(l.strip() for l in lines[:4])

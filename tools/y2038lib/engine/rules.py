@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import kconfig, smpl, text_rules
+from .spatch import spatch_command
 from ..common import COCCI_DIR, Y2038Error, dependency_key, run
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
@@ -199,7 +200,7 @@ class Rule:
 def spatch_grep_query(path: Path, mode: str):
     """['a', 'b'] for spatch's "Grep query" 'a || b'; None when it has none
     or when the query is not a plain disjunction of identifiers."""
-    proc = run(["spatch", "--parse-cocci", str(path), "-D", mode, "--use-gitgrep"], check=False,
+    proc = run(spatch_command("--parse-cocci", str(path), "-D", mode, "--use-gitgrep"), check=False,
                merge_output=True)
     lines = proc.stdout.splitlines()
     if "Grep query" not in lines:

@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Set
 from . import api_availability, build_units, compat_fallbacks, driver_types, kernel_versions
 from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
+from ..engine.spatch import spatch_command
 from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
@@ -97,8 +98,8 @@ def still_reported(applier, rule, root: Path, files, timeout: int):
         with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
             groups.write("\n\n".join(todo) + "\n")
             groups.flush()
-            proc = run(["spatch", "--sp-file", rule.path, "-D", "report", "--very-quiet", "--timeout", timeout,
-                        *rule.options, "--file-groups", groups.name], cwd=root, check=False)
+            proc = run(spatch_command("--sp-file", rule.path, "-D", "report", "--very-quiet", "--timeout", timeout,
+                                      *rule.options, "--file-groups", groups.name), cwd=root, check=False)
         reported = [(line, m.group("file")) for line in proc.stdout.splitlines() if (m := REPORT_LINE.match(line))]
         for relpath, key in todo.items():
             mine = [line for line, path in reported if path == relpath]

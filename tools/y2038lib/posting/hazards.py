@@ -15,6 +15,7 @@ from typing import Dict, List
 from . import hazard_triage
 from .hazard_decisions import decisions_text, load_decisions, read_recall, recall_line, squeeze
 from ..engine.apply import Applier, check_rule_parses
+from ..engine.spatch import spatch_command
 from ..common import code_key, progress, run
 from ..records import Hazard, HazardRule, Hazards
 
@@ -26,8 +27,8 @@ def report_batch(rule, src: Path, files, timeout: int) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".groups") as groups:
         groups.write("\n\n".join(files) + "\n")
         groups.flush()
-        proc = run(["spatch", "--sp-file", str(rule.path), "-D", "report", "--very-quiet",
-                    "--timeout", str(timeout), *rule.options, "--file-groups", groups.name],
+        proc = run(spatch_command("--sp-file", str(rule.path), "-D", "report", "--very-quiet",
+                                  "--timeout", str(timeout), *rule.options, "--file-groups", groups.name),
                    cwd=src, check=False, timeout=timeout * len(files) + 60)
     found: Dict[str, List[str]] = {f: [] for f in files}
     for line in proc.stdout.splitlines():
