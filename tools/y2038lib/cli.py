@@ -257,9 +257,8 @@ def cmd_run(args) -> int:
         out = series.series_stage(t, args.out, args.signoff, args.draft)
         print(f"series written to {out}")
         print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
-        early.finish()
     finally:
-        early.stop()
+        early.stop()  # the boot stage's make goes on from where it stopped, at the run's priority
     results = boot.boot_stage(t, out, jobs, distcc=args.distcc)
     print(boot.boot_text(results))
     fixes_proven = prove_fixes(t, out, jobs, args.distcc)

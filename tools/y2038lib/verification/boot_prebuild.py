@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The patched boot kernels' baseline objects, built at nice 19 beside the
 apply, hazards, series and build stages of a cold run, which leave a core
-idle much of the time (rules with few candidates, git, python).
+idle much of the time (rules with few candidates, git, python).  The run
+stops them when those stages end; the boot stage makes the rest.
 
 Only where no patched kernel was built yet, so a re-run never touches a
 built worktree.  The baseline is what the boot stage builds minus the
@@ -23,7 +24,7 @@ from .build import Builder
 
 class Prebuild:
     def __init__(self, tree, jobs: int, distcc: bool = False, arches=tuple(MACHINES)):
-        """Starts building in the background; finish() before the boot stage."""
+        """Starts building in the background; stop() before the boot stage."""
         self.processes: list = []
         self.stopping = False
         self.lock = threading.Lock()  # a make is started, or the builds stopped, not both at once
@@ -65,7 +66,9 @@ class Prebuild:
             thread.join()
 
     def stop(self) -> None:
-        """End the builds now (a stage failed): make deletes what it was writing."""
+        """End the builds now (make deletes what it was writing): the boot
+        stage makes the rest at the run's priority, which a make started at
+        nice 19 cannot get back unless run by root."""
         with self.lock:
             self.stopping = True
             for proc in self.processes:
