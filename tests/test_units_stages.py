@@ -109,6 +109,11 @@ class ApplierCache(unittest.TestCase):
         runs = [c for c in commands.calls if c[:2] != ["spatch", "--version"]]
         own_dirs = sorted(c[c.index("-I") + 1] for c in runs)
         self.assertEqual(own_dirs, [str(self.tree.src / "drivers/a"), str(self.tree.src / "drivers/b")])
+        # a rule whose python keeps what it saw by name has a process per file
+        by_name = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.one_file_per_process)
+        with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")), (["spatch"], handled)) as commands:
+            apply.Applier(self.tree, jobs=2, timeout=5).run_rule(by_name, files)
+        self.assertEqual(len([c for c in commands.calls if c[:2] != ["spatch", "--version"]]), 3)
 
     def test_another_spatch_version_is_another_key(self):
         cache = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.1.1")

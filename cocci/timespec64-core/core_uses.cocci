@@ -27,6 +27,7 @@
 // Subject: use the timespec64 helpers in the timekeeping core
 // Options: --no-includes --include-headers --max-width 100
 // Types: headers
+// Processes: one per file
 // Keywords: timespec64, timespec_add_ns, timespec_to_timespec64, y2038
 // Prefilter: timespec_add_ns timespec_to_ns timespec_valid timespec_valid_strict set_normalized_timespec timespec_compare timespec_equal timespec_add timespec_sub timespec_to_ktime ktime_to_timespec ns_to_timespec timespec64_to_timespec timespec_to_timespec64
 // Prefilter-regex: \b(timespec_add_ns|timespec_to_ns|timespec_valid|timespec_valid_strict|set_normalized_timespec|timespec_compare|timespec_equal|timespec_add|timespec_sub|timespec_to_ktime|ktime_to_timespec|ns_to_timespec|timespec64_to_timespec|timespec_to_timespec64)\s*\(|\bstruct\s+timespec\b(?!64)

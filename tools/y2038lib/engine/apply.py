@@ -140,6 +140,9 @@ class Applier:
             # files of similar cost: a spatch start costs about 0.1 s, and
             # 1 s of CPU for a rule with python that reads headers
             order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
+            if rule.one_file_per_process:
+                batches += [(rule, [relpath]) for relpath in order]
+                continue
             if rule.needs_types:  # one process per include path: the files of one directory
                 by_options: Dict[tuple, List[str]] = {}
                 for relpath in order:

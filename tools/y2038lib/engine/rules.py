@@ -104,6 +104,13 @@ class Rule:
         return self.headers.get("Types", "").strip() in ("headers", "included-headers")
 
     @property
+    def one_file_per_process(self) -> bool:
+        """'// Processes: one per file': a rule whose python scripts keep what
+        they saw by name, not by file, so that in a batch one file's findings
+        would change the next file's result."""
+        return self.headers.get("Processes", "").strip() == "one per file"
+
+    @property
     def reads_headers_recursively(self) -> bool:
         return self.headers.get("Types", "").strip() == "headers"
 
