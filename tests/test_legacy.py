@@ -110,6 +110,12 @@ class Conversion(unittest.TestCase):
         self.assertEqual(proc.returncode, 1)
         self.assertIn("was not written by `y2038 convert`", proc.stderr)
         self.assertEqual((foreign / "notes.txt").read_text(), "mine")
+        a_file = self.tmp / "a-file"
+        a_file.write_text("mine")
+        proc = run_cli("convert", str(legacy.SOURCE), "--out", str(a_file))
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("exists and is not a directory", proc.stderr)
+        self.assertEqual(a_file.read_text(), "mine")
 
 
 @unittest.skipUnless(TARBALL.exists(), f"{TARBALL} is not installed (make deps installs it)")

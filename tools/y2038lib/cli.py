@@ -2,6 +2,7 @@
 """Command line: one subcommand per stage, `run` for all of them."""
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -272,8 +273,15 @@ COMMANDS = {"deps": cmd_deps, "tree": cmd_tree, "apply": cmd_apply, "hazards": c
             "convert": cmd_convert, "run": cmd_run, "coccicheck": cmd_coccicheck}
 
 
+def exit_on_sigterm(signum, frame):
+    """SIGTERM (a CI timeout, kill) ends the run as an exception does, so
+    what it started beside itself is stopped too (run's early kernel builds)."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, exit_on_sigterm)
     try:
         return COMMANDS[args.command](args)
     except Y2038Error as err:

@@ -63,6 +63,9 @@ def check_dirs(src: Path, out: Path) -> None:
     src, out = src.resolve(), out.resolve()
     if out == src or src in out.parents or out in src.parents:
         raise Y2038Error(f"--out {out} must be outside {src} (and not contain it): DIR is never written")
+    if out.exists() and not out.is_dir():
+        raise Y2038Error(f"--out {out} exists and is not a directory: choose another --out (nothing there is "
+                         f"overwritten)")
     if out.exists() and any(out.iterdir()) and not (out / "y2038-convert.json").exists():
         raise Y2038Error(f"{out} exists and was not written by `y2038 convert`: choose another --out "
                          f"(nothing there is overwritten)")
