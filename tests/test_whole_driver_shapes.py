@@ -1312,3 +1312,69 @@ class SizeOfValue(unittest.TestCase):
         new, converted, kept = driver_types.convert(typed)
         self.assertIn("memcpy(wire, &wire_stamp, sizeof(struct timeval));", new["fps.c"])
         self.assertNotIn("global wire_stamp", converted)
+
+
+PARENTHESISED = {"lens.c": """\
+struct lens {
+	struct timespec moved_at;
+	struct timespec user_stamp;
+	struct timespec fw_stamp;
+};
+static struct lens lens_dev;
+
+int lens_send_stamp(struct timespec stamp);
+
+static void lens_move(void)
+{
+	getnstimeofday(&(lens_dev.moved_at));
+}
+
+static int lens_settled(void)
+{
+	struct timespec now;
+	const struct timespec settle = {
+		.tv_sec = 0,
+		.tv_nsec = 20000000,
+	};
+
+	ktime_get_ts(&now);
+	now = timespec_sub(now, (lens_dev.moved_at));
+	return timespec_compare(&now, &settle) > 0;
+}
+
+static long lens_ioctl(void __user *arg)
+{
+	getnstimeofday(&(lens_dev.user_stamp));
+	getnstimeofday(&lens_dev.fw_stamp);
+	lens_send_stamp((lens_dev.fw_stamp));
+	return copy_to_user(arg, &(lens_dev.user_stamp), sizeof(lens_dev.user_stamp));
+}
+"""}
+
+
+class ParenthesisedValues(unittest.TestCase):
+    """`(x)` is the value x: a field in its own parentheses as a helper's
+    argument (`timespec_sub(now, (dev.stamp))`) or behind `&` links like the
+    bare field; in parentheses handed to a kernel function or to user space
+    it still keeps its group."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(PARENTHESISED)
+
+    def test_a_parenthesised_helper_argument_converts_with_its_locals(self):
+        self.assertEqual(self.converted, ["field moved_at, local now, local settle"])
+        lens = self.new["lens.c"]
+        for line in ("\tstruct timespec64 moved_at;", "ktime_get_real_ts64(&(lens_dev.moved_at));",
+                     "now = timespec64_sub(now, (lens_dev.moved_at));", "struct timespec64 now;",
+                     "const struct timespec64 settle = {", "ktime_get_ts64(&now);",
+                     "return timespec64_compare(&now, &settle) > 0;"):
+            self.assertIn(line, lens)
+
+    def test_parenthesised_values_handed_to_user_space_or_a_kernel_function_stay(self):
+        lens = self.new["lens.c"]
+        for line in ("\tstruct timespec user_stamp;", "\tstruct timespec fw_stamp;",
+                     "getnstimeofday(&(lens_dev.user_stamp));", "lens_send_stamp((lens_dev.fw_stamp));"):
+            self.assertIn(line, lens)
+        self.assertEqual(sorted(k["why"].split(" [")[0] for k in self.kept),
+                         ["lens.c:32: passed to lens_send_stamp()", "lens.c:33: passed to copy_to_user()"])

@@ -847,13 +847,23 @@ def settle(a, texts, members, found: Findings, allowed):
         result_prototype_edits(a, [c for c in cands if c.kind == "result"])
 
 
+def ungrouped(code: str, start: int, end: int):
+    """The bounds of x with the grouping parentheses around it: `(x)` is the
+    value x (`timespec_sub(now, (dev.stamp))`, `&(dev.stamp)`, a macro's
+    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not."""
+    while True:
+        group = re.search(r"\(\s*$", code[:start])
+        close = re.match(r"\s*\)", code[end:])
+        if not (group and close) or re.search(r"[\w)\]]\s*$", code[:group.start()]):
+            return start, end
+        start, end = group.start(), end + close.end()
+
+
 def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
-    wrapped = re.search(r"(?<![\w)\]])\(\s*$", code[:expr_start])  # (x): a macro's parameter, say
-    if wrapped and c.kind == "macro" and re.match(r"\s*\)", code[end:]):
-        expr_start, end = wrapped.start(), end + re.match(r"\s*\)", code[end:]).end()
+    expr_start, end = ungrouped(code, expr_start, end)
     if c.allocated and "[" not in code[start:end]:  # the pointer itself, not one of its elements
         why = allocated_use(a, c, n, relpath, code[:expr_start].rstrip(), expr_start, end, edits)
         if why is not None:
@@ -882,13 +892,6 @@ def classify(a, c, n, relpath, start, end, edits, union):
             union(n, target)
             return ""
         return "address taken"
-    # x inside (...) directly: &(x->ts) shape
-    if before.endswith("(") and code[end:].lstrip().startswith(")"):
-        b2 = before[:-1].rstrip()
-        if b2.endswith("&") and not b2.endswith("&&"):
-            inner_call = enclosing_call(code, len(b2) - 1)
-            if inner_call:
-                return handed_to(a, c, n, relpath, inner_call, edits, union)
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         return assigned(a, c, n, relpath, before, expr_start, end, edits, union)
     if re.search(r"\breturn\s*$", before) and re.match(r"\s*;", code[end:]):
