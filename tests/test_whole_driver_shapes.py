@@ -1378,3 +1378,87 @@ class ParenthesisedValues(unittest.TestCase):
             self.assertIn(line, lens)
         self.assertEqual(sorted(k["why"].split(" [")[0] for k in self.kept),
                          ["lens.c:32: passed to lens_send_stamp()", "lens.c:33: passed to copy_to_user()"])
+
+
+INPUT_EVENTS = {"accel.c": """\
+struct accel_dev {
+	int head;
+	struct input_event events[8];
+};
+
+struct wire_record;
+
+static void stamp_now(struct timeval *tv)
+{
+	struct timespec ts;
+
+	ktime_get_ts(&ts);
+	tv->tv_sec = ts.tv_sec;
+	tv->tv_usec = ts.tv_nsec / 1000;
+}
+
+static void fill_event(struct input_event *ev, int type, int value)
+{
+	struct timeval tv;
+
+	stamp_now(&tv);
+	ev->type = type;
+	ev->value = value;
+	ev->time = tv;
+}
+
+static void fill_event_at(struct input_event *ev, int type, struct timeval *when)
+{
+	ev->type = type;
+	ev->time = *when;
+}
+
+static void report_pair(struct accel_dev *d)
+{
+	struct timeval tv;
+
+	stamp_now(&tv);
+	fill_event_at(&d->events[0], 1, &tv);
+	fill_event_at(&d->events[1], 0, &tv);
+}
+
+static void log_record(struct wire_record *out, struct timeval *now)
+{
+	do_gettimeofday(now);
+	out->time = *now;
+}
+"""}
+
+
+class InputEventTime(unittest.TestCase):
+    """A driver that fills struct input_event itself (`ev->time = tv;`):
+    Linux 4.16 gave it input_event_sec/input_event_usec in place of the
+    timeval in-kernel code may no longer name; the converted value fills
+    them.  A `time` member of any other structure keeps its group."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(INPUT_EVENTS)
+
+    def test_a_timeval_stored_into_an_input_event_converts_with_the_two_fields(self):
+        self.assertEqual(self.converted, ["local tv, param tv, param when"])
+        accel = self.new["accel.c"]
+        for line in ("static void stamp_now(struct timespec64 *tv)",
+                     "\tev->input_event_sec = tv.tv_sec;\n\tev->input_event_usec = tv.tv_nsec / NSEC_PER_USEC;\n}",
+                     "\tev->input_event_sec = when->tv_sec;\n\tev->input_event_usec = when->tv_nsec / NSEC_PER_USEC;\n}",
+                     "static void fill_event_at(struct input_event *ev, int type, struct timespec64 *when)"):
+            self.assertIn(line, accel)
+        self.assertNotIn("->time =", accel.split("log_record")[0])
+
+    def test_another_structures_time_member_keeps_its_group(self):
+        self.assertEqual([k["why"].split(" [")[0] for k in self.kept],
+                         ["accel.c:45: its value goes to out->time"])
+        self.assertIn("struct timeval *now)\n{\n\tdo_gettimeofday(now);\n\tout->time = *now;", self.new["accel.c"])
+
+    def test_older_kernels_get_the_two_names_from_the_compat_header(self):
+        from y2038lib.outoftree import compat_fallbacks, kernel_versions as kv
+        span = kv.KernelRange(kv.parse("4.4"), kv.parse("6.12"), "test")
+        names = compat_fallbacks.needed(self.new["accel.c"], span, compat_fallbacks.usable(span, {"timeval"}))
+        self.assertIn("input_event_sec", names)
+        header = compat_fallbacks.header_text(names)
+        self.assertIn("#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 16, 0)\n#define input_event_sec time.tv_sec", header)

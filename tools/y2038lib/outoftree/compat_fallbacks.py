@@ -83,6 +83,9 @@ FALLBACKS = {f.name: f for f in (
     Fallback("current_time", (Tier("4.9", "#define current_time(inode) current_fs_time((inode)->i_sb)",
                                    ("current_fs_time",)),)),
     Fallback("__kernel_old_timeval", (Tier("5.1", "#define __kernel_old_timeval timeval", ("timeval",)),)),
+    # struct input_event's timeval before 4.16 (uapi linux/input.h), the two names after
+    Fallback("input_event_sec", (Tier("4.16", "#define input_event_sec time.tv_sec", ("timeval",)),)),
+    Fallback("input_event_usec", (Tier("4.16", "#define input_event_usec time.tv_usec", ("timeval",)),)),
     Fallback("__kernel_old_timespec", (Tier("5.6", "#define __kernel_old_timespec timespec", ("timespec",)),)),
 )}
 

@@ -80,7 +80,7 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
-              "4.3 timespec64_to_jiffies")
+              "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -1114,6 +1114,8 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         if target is not None:
             union(n, target)
             return ""
+        if input_event_time(a, c, n, relpath, (m.start(1), m.end(1)), end, before.endswith("*"), edits):
+            return ""
         return f"its value goes to {m.group(1).strip()}"
     if call and (call[0], call[3]) in a.macro_params:  # handed to one of the driver's macros
         for target in a.macro_params[(call[0], call[3])]:
@@ -1123,6 +1125,36 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
     return "used as a whole value"
+
+
+INPUT_EVENT_TIME = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?(\.|->)\s*time")
+
+
+def input_event_time(a, c, n, relpath, target, end, deref, edits) -> bool:
+    """`ev->time = tv;` into a struct input_event the function declares (a
+    local, a parameter): from Linux 4.16 the kernel's input_event has no
+    `time` member but input_event_sec and input_event_usec (the same bytes
+    as the timeval of older kernels, which y2038-compat.h gives the two
+    names); the converted value fills them.  Anything else named `time`
+    (the driver's own structure, a timespec) stays refused."""
+    code = a.code[relpath]
+    m = INPUT_EVENT_TIME.fullmatch(code[target[0]:target[1]].strip())
+    func = next((f for f in a.funcs[relpath] if f[1] <= target[0] <= f[4]), None)
+    if not m or c.type != "timeval" or func is None or not re.search(
+            rf"\bstruct\s+input_event\s*(?:\*\s*)*(?:const\s+)?{m.group(1)}\b", code[func[1]:func[4]]):
+        return False
+    text = a.texts[relpath]
+    field_at = target[0] + len(code[target[0]:target[1]]) - len(code[target[0]:target[1]].lstrip()) + m.start(2)
+    base = text[target[0] + len(text[target[0]:target[1]]) - len(text[target[0]:target[1]].lstrip()):field_at]
+    base = base.rstrip() + m.group(2)
+    value_start = code.rindex("=", target[1], end) + 1
+    value = text[value_start:end].strip().lstrip("*").strip()
+    access = value + ("->" if deref else ".")
+    line_start = text.rfind("\n", 0, target[0]) + 1
+    indent = text[line_start:target[0]][:len(text[line_start:target[0]]) - len(text[line_start:target[0]].lstrip())]
+    edits[n].append((relpath, target[0], end, f"{base}input_event_sec = {access}tv_sec;\n{indent}"
+                                              f"{base}input_event_usec = {access}tv_nsec / NSEC_PER_USEC"))
+    return True
 
 
 def renamed(code, relpath, open_, name, new):
