@@ -1377,7 +1377,8 @@ class ParenthesisedValues(unittest.TestCase):
                      "getnstimeofday(&(lens_dev.user_stamp));", "lens_send_stamp((lens_dev.fw_stamp));"):
             self.assertIn(line, lens)
         self.assertEqual(sorted(k["why"].split(" [")[0] for k in self.kept),
-                         ["lens.c:32: passed to lens_send_stamp()", "lens.c:33: passed to copy_to_user()"])
+                         ["lens.c:32: passed to lens_send_stamp()", "lens.c:33: passed to copy_to_user() (a size, a user "
+                          "pointer or a use of its result this pass does not read)"])
 
 
 INPUT_EVENTS = {"accel.c": """\
@@ -1462,3 +1463,131 @@ class InputEventTime(unittest.TestCase):
         self.assertIn("input_event_sec", names)
         header = compat_fallbacks.header_text(names)
         self.assertIn("#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 16, 0)\n#define input_event_sec time.tv_sec", header)
+
+
+USER_BOUNDARY = {"clk.c": """\
+#define CLK_SET		_IOW('k', 2, struct timespec)
+#define CLK_WALL	_IOW('k', 3, struct timespec)
+#define CLK_GET		_IOR('k', 4, struct timespec)
+
+static void clk_arm(struct timespec *ts)
+{
+	pr_info("arm at %ld.%09ld\\n", ts->tv_sec, ts->tv_nsec);
+	start_timer(timespec_to_ktime(*ts));
+}
+
+static int clk_read(int type, struct timespec *ts)
+{
+	if (type)
+		getnstimeofday(ts);
+	else
+		ktime_get_ts(ts);
+	return 0;
+}
+
+static long clk_dispatch(unsigned int cmd, struct timespec *ts)
+{
+	switch (cmd) {
+	case CLK_SET:
+		clk_arm(ts);
+		return 0;
+	case CLK_WALL:
+		return do_settimeofday(ts);
+	case CLK_GET:
+		return clk_read(0, ts);
+	}
+	return -EINVAL;
+}
+
+static long clk_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct timespec ts;
+	long rv;
+
+	if (cmd != CLK_GET) {
+		if (copy_from_user(&ts, (void __user *)arg, sizeof(ts)))
+			return -EFAULT;
+	}
+	rv = clk_dispatch(cmd, &ts);
+	if (rv)
+		return rv;
+	if (cmd == CLK_GET) {
+		if (copy_to_user((void __user *)arg, &ts, sizeof(ts)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long clk_compat_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct timespec ts;
+	long rv;
+
+	if (cmd != CLK_GET) {
+		if (compat_get_timespec(&ts, compat_ptr(arg)))
+			return -EFAULT;
+	}
+	rv = clk_dispatch(cmd, &ts);
+	if (!rv && cmd == CLK_GET) {
+		if (compat_put_timespec(&ts, compat_ptr(arg)))
+			return -EFAULT;
+	}
+	return rv;
+}
+
+static long stamp_read(void __user *buf)
+{
+	struct timespec last;
+
+	getnstimeofday(&last);
+	last.tv_sec -= 1;
+	return copy_to_user(buf, &last, sizeof(last));
+}
+
+static long raw_read(void __user *buf)
+{
+	struct timespec raw;
+
+	getrawmonotonic(&raw);
+	raw.tv_sec -= 1;
+	if (copy_to_user(buf, &raw, 8))
+		return -EFAULT;
+	return 0;
+}
+"""}
+
+
+class UserBoundary(unittest.TestCase):
+    """A character device that copies a whole struct timespec to or from
+    user space (`if (copy_from_user(&ts, arg, sizeof(ts)))`) and hands it
+    to its own functions: the values become timespec64, only the copies
+    keep the old layout (each field through get_user()/put_user() as a
+    `struct __kernel_old_timespec`: long seconds on every architecture, the
+    ioctl numbers' size unchanged), the compat ioctl's copies take their
+    timespec64 forms and do_settimeofday() its 64-bit one.  A copy whose
+    result is returned, or of another size, keeps its value as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(USER_BOUNDARY)
+
+    def test_the_values_convert_and_the_copies_keep_the_old_layout(self):
+        self.assertEqual(self.converted[0], "local ts, param ts")
+        clk = self.new["clk.c"]
+        for line in ("if ((get_user(ts.tv_sec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_sec) ||\n"
+                     "\t\t\tget_user(ts.tv_nsec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_nsec)))",
+                     "if ((put_user(ts.tv_sec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_sec) ||",
+                     "if (get_old_timespec32(&ts, compat_ptr(arg)))", "if (put_old_timespec32(&ts, compat_ptr(arg)))",
+                     "return do_settimeofday64(ts);", 'pr_info("arm at %lld.%09ld\\n", ts->tv_sec, ts->tv_nsec);',
+                     "start_timer(timespec64_to_ktime(*ts));", "ktime_get_real_ts64(ts);",
+                     "#define CLK_GET\t\t_IOR('k', 4, struct __kernel_old_timespec)"):
+            self.assertIn(line, clk)
+        self.assertNotIn("copy_from_user", clk)
+
+    def test_a_returned_copy_and_one_of_another_size_stay(self):
+        clk = self.new["clk.c"]
+        for line in ("struct timespec last;", "return copy_to_user(buf, &last, sizeof(last));",
+                     "struct timespec raw;", "if (copy_to_user(buf, &raw, 8))"):
+            self.assertIn(line, clk)
+        self.assertEqual([k["why"].split(" (")[0] for k in self.kept],
+                         ["clk.c:76: passed to copy_to_user()", "clk.c:85: passed to copy_to_user()"])

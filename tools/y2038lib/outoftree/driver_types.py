@@ -54,7 +54,12 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_to_ns": "timespec64_to_ns", "timespec_valid": "timespec64_valid",
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
     "timespec_to_ktime": "timespec64_to_ktime", "timespec_to_jiffies": "timespec64_to_jiffies",
+    "do_settimeofday": "do_settimeofday64",
 }
+# the compat ioctl's copies of a struct timespec in the 32-bit layout -> their timespec64 forms (5.1 names)
+COMPAT_COPIES = {"compat_get_timespec": "get_old_timespec32", "compat_put_timespec": "put_old_timespec32"}
+USER_COPIES = {"copy_from_user": ("get_user", 0, 1), "copy_to_user": ("put_user", 1, 0)}  # -> (access, value arg, user arg)
+OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec")}
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
 TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies"}
 SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
@@ -80,7 +85,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
-              "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec")
+              "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec, 4.4 do_settimeofday64, "
+              "5.1 get_old_timespec32, 5.1 put_old_timespec32")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -1182,7 +1188,48 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
         return copied(a, c, n, relpath, fname, open_, close, edits, union)
+    if memory and fname in COMPAT_COPIES and c.type == "timespec" and idx == 0 and fname not in a.defined:
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, COMPAT_COPIES[fname]))
+        return ""
+    if memory and fname in USER_COPIES and fname not in a.defined:
+        return user_copy(a, c, n, relpath, call, edits)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+
+
+def user_copy(a, c, n, relpath, call, edits) -> str:
+    """`if (copy_from_user(&x, arg, sizeof(x)))` of a whole struct timespec:
+    user space keeps the old layout (long seconds and long nanoseconds on
+    every architecture: `struct __kernel_old_timespec`), the value is the
+    timespec64's; each field is read or written with get_user()/put_user()
+    in that layout, the call tested as before (nonzero on a fault).  A
+    timeval, any other size, a user pointer that is not a plain name (it is
+    named twice) or a result used for more than its truth keeps the group."""
+    fname, open_, close, idx = call
+    code, text = a.code[relpath], a.texts[relpath]
+    access, value_at, user_at = USER_COPIES[fname]
+    args = call_args(a, relpath, open_, close)
+    if len(args) != 3 or idx != value_at or c.type != "timespec":
+        return f"passed to {fname}()"
+    user = args[user_at].strip()
+    size = re.fullmatch(rf"sizeof\s*\(\s*(?:{re.escape(c.name)}|struct\s+timespec)\s*\)", args[2].strip())
+    plain_user = re.fullmatch(r"(?:\(\s*(?:const\s+)?(?:void|char|u8|struct\s+\w+)\s*(?:__user\s*)?\*\s*\)\s*)?"
+                              r"[A-Za-z_]\w*", user)
+    start = code.rindex(fname, 0, open_)
+    tested = re.search(r"\bif\s*\(\s*!?\s*$", code[:start]) and re.match(r"\s*\)", code[close + 1:])
+    if not (size and plain_user and tested):
+        return f"passed to {fname}() (a size, a user pointer or a use of its result this pass does not read)"
+    layout, value = OLD_LAYOUT[c.type][0], args[value_at].strip().lstrip("&").strip()
+    user_field = f"&((struct {layout} __user *){user})->"
+    edits[n].append((relpath, start, close + 1,
+                     f"({access}({value}.tv_sec, {user_field}tv_sec) ||\n{indent_of(text, start)}\t"
+                     f"{access}({value}.tv_nsec, {user_field}tv_nsec))"))
+    return ""
+
+
+def indent_of(text: str, pos: int) -> str:
+    """The leading white space of the line holding pos."""
+    line = text[text.rfind("\n", 0, pos) + 1:pos]
+    return line[:len(line) - len(line.lstrip())]
 
 
 def copied(a, c, n, relpath, fname, open_, close, edits, union):
