@@ -1535,6 +1535,25 @@ static long clk_compat_ioctl(struct file *f, unsigned int cmd, unsigned long arg
 	return rv;
 }
 
+static long clk_uptime(void __user *buf)
+{
+	struct timespec up;
+
+	ktime_get_ts(&up);
+	if (copy_to_user(buf, &up, sizeof(up)))
+		return -EFAULT;
+	return 0;
+}
+
+static long clk_settle(void)
+{
+	struct timeval begin = {NULL}, now = {0, 0};
+
+	do_gettimeofday(&begin);
+	do_gettimeofday(&now);
+	return now.tv_usec - begin.tv_usec;
+}
+
 static long stamp_read(void __user *buf)
 {
 	struct timespec last;
@@ -1590,4 +1609,14 @@ class UserBoundary(unittest.TestCase):
                      "struct timespec raw;", "if (copy_to_user(buf, &raw, 8))"):
             self.assertIn(line, clk)
         self.assertEqual([k["why"].split(" (")[0] for k in self.kept],
-                         ["clk.c:76: passed to copy_to_user()", "clk.c:85: passed to copy_to_user()"])
+                         ["clk.c:95: passed to copy_to_user()", "clk.c:104: passed to copy_to_user()"])
+
+    def test_a_lone_local_copied_to_user_space_is_this_passs(self):
+        """No per-file rule reads the copy: the pass takes the local."""
+        self.assertIn("local up", self.converted)
+        self.assertIn("\tstruct timespec64 up;\n\n\tktime_get_ts64(&up);\n\tif ((put_user(up.tv_sec, "
+                      "&((struct __kernel_old_timespec __user *)buf)->tv_sec) ||", self.new["clk.c"])
+
+    def test_zero_and_null_positional_initialisers_convert(self):
+        self.assertIn("local begin, local now", self.converted)
+        self.assertIn("struct timespec64 begin = {NULL}, now = {0, 0};", self.new["clk.c"])

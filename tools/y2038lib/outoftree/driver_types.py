@@ -45,6 +45,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 # edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
 PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"}
+# and the edits that start so: a copy to or from user space in the old layout, an input_event's time fields
+PASS_ONLY_STARTS = ("(get_user(", "(put_user(")
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -626,7 +628,8 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     per_file: Dict[str, Set[Tuple[int, int, str]]] = {}
     for _, members in sorted(links.groups().items()):
         lone = lone_locals(a, members)
-        pass_only = any(e[3] in PASS_ONLY_EDITS for m in members for e in found.edits[m])
+        pass_only = any(e[3] in PASS_ONLY_EDITS or e[3].startswith(PASS_ONLY_STARTS) or "input_event_sec = " in e[3]
+                        for m in members for e in found.edits[m])
         widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
         if lone and not pass_only and not widened:
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
@@ -1307,10 +1310,10 @@ def classify_initialiser(a, c, n, edits, union):
 
 
 def timeval_braces(c, start: int, value: str, out) -> str:
-    """A timeval's brace initialiser as a timespec64's: zeros stay,
+    """A timeval's brace initialiser as a timespec64's: zeros (0, NULL) stay,
     .tv_usec = E becomes .tv_nsec = (E) * NSEC_PER_USEC (0 stays 0); a
     positional {s, us} would be read as {s, ns}: why not, or ''."""
-    if re.fullmatch(r"[\s{},0]*", value):
+    if re.fullmatch(r"[\s{},]*(?:(?:0|NULL)[\s{},]*)*", value):  # zeros: zero in any unit
         return ""
     usec = re.search(r"\.\s*tv_usec\s*=\s*([^,}]*)", value)
     if not re.fullmatch(r"\{\s*(\.\s*tv_(sec|usec)\s*=\s*[^,{}]*,?\s*)*\}", value.strip()):
