@@ -1620,3 +1620,76 @@ class UserBoundary(unittest.TestCase):
     def test_zero_and_null_positional_initialisers_convert(self):
         self.assertIn("local begin, local now", self.converted)
         self.assertIn("struct timespec64 begin = {NULL}, now = {0, 0};", self.new["clk.c"])
+
+
+COARSE_NOW = {"gauge.c": """\
+struct gauge {
+	struct timespec suspended_at;
+	struct timespec calibrated_at;
+};
+
+struct timespec read_rtc_stamp(void);
+
+struct gauge_info {
+	struct timespec screen_off_at;
+	struct notifier_block nb;
+};
+
+static void gauge_suspend(struct gauge *g)
+{
+	g->suspended_at = current_kernel_time();
+}
+
+static int gauge_screen_off(struct notifier_block *nb)
+{
+	struct gauge_info *info = container_of(nb, struct gauge_info, nb);
+
+	info->screen_off_at = current_kernel_time();
+	return 0;
+}
+
+static long gauge_resume(struct gauge *g)
+{
+	struct timespec slept = timespec_sub(current_kernel_time(), g->suspended_at);
+
+	return slept.tv_sec;
+}
+
+static long gauge_age(struct gauge *g)
+{
+	struct timespec age;
+
+	age = timespec_sub(read_rtc_stamp(), g->calibrated_at);
+	return age.tv_sec;
+}
+"""}
+
+
+class CoarseNowInHelper(unittest.TestCase):
+    """current_kernel_time() read on the spot as a helper's argument
+    (`timespec_sub(current_kernel_time(), g->suspended_at)`) is the
+    timespec64 value ktime_to_timespec64(ktime_get_coarse_real()) (Linux
+    4.18); any other call there (a function of another module) keeps
+    the group."""
+
+    def test_the_coarse_clock_in_a_helper_converts_with_its_group(self):
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertEqual(sorted(converted), ["field screen_off_at", "field suspended_at, local slept"])
+        gauge = new["gauge.c"]
+        for line in ("\tstruct timespec64 suspended_at;", "ktime_get_coarse_real_ts64(&g->suspended_at);",
+                     "struct timespec64 slept = timespec64_sub(ktime_to_timespec64(ktime_get_coarse_real()), "
+                     "g->suspended_at);"):
+            self.assertIn(line, gauge)
+
+    def test_a_field_of_a_variable_named_as_its_types_suffix_is_seen(self):
+        """`struct gauge_info *info = container_of(nb, struct gauge_info, nb);`:
+        `struct gauge_info,` declares no `info`; before, the field's
+        declaration converted and this use was not seen."""
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertIn("\tktime_get_coarse_real_ts64(&info->screen_off_at);\n\treturn 0;", new["gauge.c"])
+
+    def test_another_call_in_a_helper_stays(self):
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["gauge.c:37: read_rtc_stamp( in a helper is not the driver's own timespec"])
+        self.assertIn("age = timespec_sub(read_rtc_stamp(), g->calibrated_at);", new["gauge.c"])

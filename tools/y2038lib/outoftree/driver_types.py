@@ -76,6 +76,7 @@ WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (pri
 BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
                   "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
                                "get_monotonic_boottime"}}
+COARSE_NOW = "ktime_to_timespec64(ktime_get_coarse_real())"  # current_kernel_time()'s value as a timespec64
 STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
                    "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
 PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|snprintf|sprintf|scnprintf|"
@@ -88,7 +89,7 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
               "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec, 4.4 do_settimeofday64, "
-              "5.1 get_old_timespec32, 5.1 put_old_timespec32")
+              "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -553,8 +554,10 @@ class Analysis:
         name = base.group(1)
         body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
         scope = code[body[1]:pos] if body else code[:pos]
-        declared = re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,)=\[]", scope) or \
-            re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,=\[]", code[:pos])
+        # the type's name ends where the variable's begins: `struct foo_info, member)` in a container_of()
+        # declares no `info`
+        declared = re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,)=\[]", scope) or \
+            re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
 
     @staticmethod
@@ -1082,7 +1085,7 @@ def stored_through(a, c, n, relpath, end, edits, union):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
-            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
+            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n])
         return ""
     return link_value(a, c, n, relpath, value_start, stop, union)
 
@@ -1101,7 +1104,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
-        return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
+        return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n]) \
             if m.group(1) in ("timespec_sub", "timespec_add") else ""
     return link_value(a, c, n, relpath, value_start, stop, union)
 
@@ -1113,7 +1116,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
         edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
-        return link_args(a, c, n, relpath, open_, close, union)
+        return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
@@ -1186,7 +1189,7 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     helpers = TIMEVAL_HELPERS if c.type == "timeval" else HELPERS
     if fname in helpers:
         edits[n].append(renamed(a.code[relpath], relpath, open_, fname, helpers[fname]))
-        return link_args(a, c, n, relpath, open_, close, union)
+        return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if fname in HELPERS or fname in TIMEVAL_HELPERS:
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
@@ -1304,7 +1307,7 @@ def classify_initialiser(a, c, n, edits, union):
     if m and value_form(m.group(1), c.type):
         edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
-            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
+            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union, edits[n])
         return ""
     return link_value(a, c, n, c.relpath, start, stop, union)
 
@@ -1367,9 +1370,12 @@ def link_value(a, c, n, relpath, start, stop, union):
     return f"assigned from {value[:40]}"
 
 
-def link_args(a, c, n, relpath, open_, close, union):
+def link_args(a, c, n, relpath, open_, close, union, out=None):
     """Every argument of a helper must be a candidate (or a constant), but
-    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns))."""
+    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns)); the
+    coarse wall clock read on the spot (`timespec_sub(current_kernel_time(),
+    x)`) is its timespec64 value, ktime_to_timespec64(ktime_get_coarse_real())
+    (Linux 4.18), when out takes the edit."""
     code = a.code[relpath]
     pos = open_ + 1
     helper = re.search(r"(\w+)\s*$", code[:open_])
@@ -1386,6 +1392,10 @@ def link_args(a, c, n, relpath, open_, close, union):
             pos += len(arg) + 1
             continue
         offset = pos + lead + stripped.find(body)
+        if out is not None and c.type == "timespec" and re.fullmatch(r"current_kernel_time\s*\(\s*\)", stripped):
+            out.append((relpath, pos + lead, pos + lead + len(stripped), COARSE_NOW))
+            pos += len(arg) + 1
+            continue
         target = link_target(a, relpath, offset, offset + len(body))
         if target is None:
             if re.fullmatch(r"[a-z_]\w*", body):  # a scalar argument (nanoseconds, seconds)
