@@ -722,25 +722,24 @@ class LocalArray(unittest.TestCase):
     """A local array of timevals in a file wrapped in extern "C" { }
     (never compiled as C++ in the kernel), printed through a macro defined
     once per configuration: it converts, its %ld takes %lld; printed
-    through a function whose format this pass does not read, it stays."""
+    through a function whose format this pass does not read, the argument
+    (a long before) is cast to long (ForeignFormat)."""
 
     @classmethod
     def setUpClass(cls):
         cls.new, cls.converted, cls.kept = driver_types.convert(LOCAL_ARRAY)
 
     def test_a_local_array_printed_through_a_print_macro_converts(self):
-        self.assertEqual(self.converted, ["local tv"])
+        self.assertEqual(self.converted, ["local tv", "local tv"])
         ini = self.new["ini.c"]
         for line in ("\tstruct timespec64 tv[2];\n\tint found;", "ktime_get_real_ts64(&tv[0]);",
                      'TRACE("took %lld ms", (tv[1].tv_sec - tv[0].tv_sec) * 1000 + '
                      "(tv[1].tv_nsec / NSEC_PER_USEC - tv[0].tv_nsec / NSEC_PER_USEC) / 1000);"):
             self.assertIn(line, ini)
 
-    def test_seconds_printed_through_an_unknown_format_stay(self):
-        self.assertEqual([k["why"] for k in self.kept],
-                         ["ini.c:26: tv_sec printed through vendor_log(), whose format this pass does not read "
-                          "[local tv: kept as struct timeval]"])
-        self.assertIn("\tstruct timeval tv[2];\n\n\tdo_gettimeofday(&tv[0]);\n\tini_scan(NULL);", self.new["ini.c"])
+    def test_seconds_printed_through_an_unknown_format_keep_their_type(self):
+        self.assertEqual(self.kept, [])
+        self.assertIn('vendor_log(dev, "took %ld s", (long)(tv[1].tv_sec - tv[0].tv_sec));', self.new["ini.c"])
 
 
 TWO_DEFINITIONS = {"since.c": """\
@@ -1693,3 +1692,47 @@ class CoarseNowInHelper(unittest.TestCase):
         self.assertEqual([k["why"].split(" [")[0] for k in kept],
                          ["gauge.c:37: read_rtc_stamp( in a helper is not the driver's own timespec"])
         self.assertIn("age = timespec_sub(read_rtc_stamp(), g->calibrated_at);", new["gauge.c"])
+
+
+FOREIGN_FORMAT = {"ddc.c": """\
+static int ddc_wait(void)
+{
+	struct timeval t0, t1;
+
+	do_gettimeofday(&t0);
+	poll_bus();
+	do_gettimeofday(&t1);
+	HW_DBG("took %ld us", (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_usec - t0.tv_usec));
+	return 0;
+}
+
+static int ddc_stamp(void)
+{
+	struct timeval t2, t3;
+
+	do_gettimeofday(&t2);
+	do_gettimeofday(&t3);
+	HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);
+	return 0;
+}
+"""}
+
+
+class ForeignFormat(unittest.TestCase):
+    """Seconds printed through a macro defined outside the directory (its
+    format unread): an argument made only of time fields, integer
+    constants and + - * / was a long and is cast to one, so the format
+    stays right; anything else there (an unsigned long long constant)
+    keeps the group."""
+
+    def test_a_long_argument_is_cast_and_converts(self):
+        new, converted, kept = driver_types.convert(FOREIGN_FORMAT)
+        self.assertEqual(converted, ["local t0, local t1"])
+        self.assertIn('HW_DBG("took %ld us", (long)((t1.tv_sec - t0.tv_sec) * 1000000 + '
+                      '(t1.tv_nsec / NSEC_PER_USEC - t0.tv_nsec / NSEC_PER_USEC)));', new["ddc.c"])
+
+    def test_another_operand_keeps_the_group(self):
+        new, converted, kept = driver_types.convert(FOREIGN_FORMAT)
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["ddc.c:18: tv_sec printed through HW_DBG(), whose format this pass does not read"])
+        self.assertIn('HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);', new["ddc.c"])

@@ -1032,8 +1032,33 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
             break
         pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
     if call and '"' in "".join(call_args(a, relpath, call[1], call[2])[:call[3]]):
+        if printed_as_long(a, relpath, call, out):
+            return ""
         return f"tv_sec printed through {call[0]}(), whose format this pass does not read"
     return ""
+
+
+OLD_LONG_ARG = re.compile(r"[\s\d()+\-*/]*")  # what else an argument of only long operands may hold
+
+
+def printed_as_long(a, relpath, call, out) -> bool:
+    """A format this pass does not read (a macro defined in a header outside
+    the directory) printing an argument made only of time fields, integer
+    constants and + - * /: the argument was a long before ((t2.tv_sec -
+    t1.tv_sec) * 1000 + ...); cast to (long) it still is, so the format
+    stays right on every architecture and prints what it printed before."""
+    code = a.code[relpath]
+    pieces = split_args(code[call[1] + 1:call[2]])
+    start = call[1] + 1 + sum(len(p) + 1 for p in pieces[:call[3]])
+    arg = pieces[call[3]]
+    rest = re.sub(r"[A-Za-z_][\w.>\-\[\]]*?(?:\.|->)\s*tv_(?:sec|usec|nsec)\b", "", arg)
+    if not arg.strip() or not OLD_LONG_ARG.fullmatch(rest) or re.match(r"\s*\(\s*long\s*\)", arg):
+        return False
+    lead = len(arg) - len(arg.lstrip())
+    end = start + len(arg.rstrip())
+    out.append((relpath, start + lead, start + lead, "(long)("))
+    out.append((relpath, end, end, ")"))
+    return True
 
 
 def grouping_paren(code: str, pos: int):
