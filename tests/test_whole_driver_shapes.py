@@ -722,25 +722,24 @@ class LocalArray(unittest.TestCase):
     """A local array of timevals in a file wrapped in extern "C" { }
     (never compiled as C++ in the kernel), printed through a macro defined
     once per configuration: it converts, its %ld takes %lld; printed
-    through a function whose format this pass does not read, it stays."""
+    through a function whose format this pass does not read, the argument
+    (a long before) is cast to long (ForeignFormat)."""
 
     @classmethod
     def setUpClass(cls):
         cls.new, cls.converted, cls.kept = driver_types.convert(LOCAL_ARRAY)
 
     def test_a_local_array_printed_through_a_print_macro_converts(self):
-        self.assertEqual(self.converted, ["local tv"])
+        self.assertEqual(self.converted, ["local tv", "local tv"])
         ini = self.new["ini.c"]
         for line in ("\tstruct timespec64 tv[2];\n\tint found;", "ktime_get_real_ts64(&tv[0]);",
                      'TRACE("took %lld ms", (tv[1].tv_sec - tv[0].tv_sec) * 1000 + '
                      "(tv[1].tv_nsec / NSEC_PER_USEC - tv[0].tv_nsec / NSEC_PER_USEC) / 1000);"):
             self.assertIn(line, ini)
 
-    def test_seconds_printed_through_an_unknown_format_stay(self):
-        self.assertEqual([k["why"] for k in self.kept],
-                         ["ini.c:26: tv_sec printed through vendor_log(), whose format this pass does not read "
-                          "[local tv: kept as struct timeval]"])
-        self.assertIn("\tstruct timeval tv[2];\n\n\tdo_gettimeofday(&tv[0]);\n\tini_scan(NULL);", self.new["ini.c"])
+    def test_seconds_printed_through_an_unknown_format_keep_their_type(self):
+        self.assertEqual(self.kept, [])
+        self.assertIn('vendor_log(dev, "took %ld s", (long)(tv[1].tv_sec - tv[0].tv_sec));', self.new["ini.c"])
 
 
 TWO_DEFINITIONS = {"since.c": """\
@@ -1312,3 +1311,428 @@ class SizeOfValue(unittest.TestCase):
         new, converted, kept = driver_types.convert(typed)
         self.assertIn("memcpy(wire, &wire_stamp, sizeof(struct timeval));", new["fps.c"])
         self.assertNotIn("global wire_stamp", converted)
+
+
+PARENTHESISED = {"lens.c": """\
+struct lens {
+	struct timespec moved_at;
+	struct timespec user_stamp;
+	struct timespec fw_stamp;
+};
+static struct lens lens_dev;
+
+int lens_send_stamp(struct timespec stamp);
+
+static void lens_move(void)
+{
+	getnstimeofday(&(lens_dev.moved_at));
+}
+
+static int lens_settled(void)
+{
+	struct timespec now;
+	const struct timespec settle = {
+		.tv_sec = 0,
+		.tv_nsec = 20000000,
+	};
+
+	ktime_get_ts(&now);
+	now = timespec_sub(now, (lens_dev.moved_at));
+	return timespec_compare(&now, &settle) > 0;
+}
+
+static long lens_ioctl(void __user *arg)
+{
+	getnstimeofday(&(lens_dev.user_stamp));
+	getnstimeofday(&lens_dev.fw_stamp);
+	lens_send_stamp((lens_dev.fw_stamp));
+	return copy_to_user(arg, &(lens_dev.user_stamp), sizeof(lens_dev.user_stamp));
+}
+"""}
+
+
+class ParenthesisedValues(unittest.TestCase):
+    """`(x)` is the value x: a field in its own parentheses as a helper's
+    argument (`timespec_sub(now, (dev.stamp))`) or behind `&` links like the
+    bare field; in parentheses handed to a kernel function or to user space
+    it still keeps its group."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(PARENTHESISED)
+
+    def test_a_parenthesised_helper_argument_converts_with_its_locals(self):
+        self.assertEqual(self.converted, ["field moved_at, local now, local settle"])
+        lens = self.new["lens.c"]
+        for line in ("\tstruct timespec64 moved_at;", "ktime_get_real_ts64(&(lens_dev.moved_at));",
+                     "now = timespec64_sub(now, (lens_dev.moved_at));", "struct timespec64 now;",
+                     "const struct timespec64 settle = {", "ktime_get_ts64(&now);",
+                     "return timespec64_compare(&now, &settle) > 0;"):
+            self.assertIn(line, lens)
+
+    def test_parenthesised_values_handed_to_user_space_or_a_kernel_function_stay(self):
+        lens = self.new["lens.c"]
+        for line in ("\tstruct timespec user_stamp;", "\tstruct timespec fw_stamp;",
+                     "getnstimeofday(&(lens_dev.user_stamp));", "lens_send_stamp((lens_dev.fw_stamp));"):
+            self.assertIn(line, lens)
+        self.assertEqual(sorted(k["why"].split(" [")[0] for k in self.kept),
+                         ["lens.c:32: passed to lens_send_stamp()", "lens.c:33: passed to copy_to_user() (a size, a user "
+                          "pointer or a use of its result this pass does not read)"])
+
+
+INPUT_EVENTS = {"accel.c": """\
+struct accel_dev {
+	int head;
+	struct input_event events[8];
+};
+
+struct wire_record;
+
+static void stamp_now(struct timeval *tv)
+{
+	struct timespec ts;
+
+	ktime_get_ts(&ts);
+	tv->tv_sec = ts.tv_sec;
+	tv->tv_usec = ts.tv_nsec / 1000;
+}
+
+static void fill_event(struct input_event *ev, int type, int value)
+{
+	struct timeval tv;
+
+	stamp_now(&tv);
+	ev->type = type;
+	ev->value = value;
+	ev->time = tv;
+}
+
+static void fill_event_at(struct input_event *ev, int type, struct timeval *when)
+{
+	ev->type = type;
+	ev->time = *when;
+}
+
+static void report_pair(struct accel_dev *d)
+{
+	struct timeval tv;
+
+	stamp_now(&tv);
+	fill_event_at(&d->events[0], 1, &tv);
+	fill_event_at(&d->events[1], 0, &tv);
+}
+
+static void log_record(struct wire_record *out, struct timeval *now)
+{
+	do_gettimeofday(now);
+	out->time = *now;
+}
+"""}
+
+
+class InputEventTime(unittest.TestCase):
+    """A driver that fills struct input_event itself (`ev->time = tv;`):
+    Linux 4.16 gave it input_event_sec/input_event_usec in place of the
+    timeval in-kernel code may no longer name; the converted value fills
+    them.  A `time` member of any other structure keeps its group."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(INPUT_EVENTS)
+
+    def test_a_timeval_stored_into_an_input_event_converts_with_the_two_fields(self):
+        self.assertEqual(self.converted, ["local tv, param tv, param when"])
+        accel = self.new["accel.c"]
+        for line in ("static void stamp_now(struct timespec64 *tv)",
+                     "\tev->input_event_sec = tv.tv_sec;\n\tev->input_event_usec = tv.tv_nsec / NSEC_PER_USEC;\n}",
+                     "\tev->input_event_sec = when->tv_sec;\n\tev->input_event_usec = when->tv_nsec / NSEC_PER_USEC;\n}",
+                     "static void fill_event_at(struct input_event *ev, int type, struct timespec64 *when)"):
+            self.assertIn(line, accel)
+        self.assertNotIn("->time =", accel.split("log_record")[0])
+
+    def test_another_structures_time_member_keeps_its_group(self):
+        self.assertEqual([k["why"].split(" [")[0] for k in self.kept],
+                         ["accel.c:45: its value goes to out->time"])
+        self.assertIn("struct timeval *now)\n{\n\tdo_gettimeofday(now);\n\tout->time = *now;", self.new["accel.c"])
+
+    def test_older_kernels_get_the_two_names_from_the_compat_header(self):
+        from y2038lib.outoftree import compat_fallbacks, kernel_versions as kv
+        span = kv.KernelRange(kv.parse("4.4"), kv.parse("6.12"), "test")
+        names = compat_fallbacks.needed(self.new["accel.c"], span, compat_fallbacks.usable(span, {"timeval"}))
+        self.assertIn("input_event_sec", names)
+        header = compat_fallbacks.header_text(names)
+        self.assertIn("#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 16, 0)\n#define input_event_sec time.tv_sec", header)
+
+
+USER_BOUNDARY = {"clk.c": """\
+#define CLK_SET		_IOW('k', 2, struct timespec)
+#define CLK_WALL	_IOW('k', 3, struct timespec)
+#define CLK_GET		_IOR('k', 4, struct timespec)
+
+static void clk_arm(struct timespec *ts)
+{
+	pr_info("arm at %ld.%09ld\\n", ts->tv_sec, ts->tv_nsec);
+	start_timer(timespec_to_ktime(*ts));
+}
+
+static int clk_read(int type, struct timespec *ts)
+{
+	if (type)
+		getnstimeofday(ts);
+	else
+		ktime_get_ts(ts);
+	return 0;
+}
+
+static long clk_dispatch(unsigned int cmd, struct timespec *ts)
+{
+	switch (cmd) {
+	case CLK_SET:
+		clk_arm(ts);
+		return 0;
+	case CLK_WALL:
+		return do_settimeofday(ts);
+	case CLK_GET:
+		return clk_read(0, ts);
+	}
+	return -EINVAL;
+}
+
+static long clk_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct timespec ts;
+	long rv;
+
+	if (cmd != CLK_GET) {
+		if (copy_from_user(&ts, (void __user *)arg, sizeof(ts)))
+			return -EFAULT;
+	}
+	rv = clk_dispatch(cmd, &ts);
+	if (rv)
+		return rv;
+	if (cmd == CLK_GET) {
+		if (copy_to_user((void __user *)arg, &ts, sizeof(ts)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long clk_compat_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
+{
+	struct timespec ts;
+	long rv;
+
+	if (cmd != CLK_GET) {
+		if (compat_get_timespec(&ts, compat_ptr(arg)))
+			return -EFAULT;
+	}
+	rv = clk_dispatch(cmd, &ts);
+	if (!rv && cmd == CLK_GET) {
+		if (compat_put_timespec(&ts, compat_ptr(arg)))
+			return -EFAULT;
+	}
+	return rv;
+}
+
+static long clk_uptime(void __user *buf)
+{
+	struct timespec up;
+
+	ktime_get_ts(&up);
+	if (copy_to_user(buf, &up, sizeof(up)))
+		return -EFAULT;
+	return 0;
+}
+
+static long clk_settle(void)
+{
+	struct timeval begin = {NULL}, now = {0, 0};
+
+	do_gettimeofday(&begin);
+	do_gettimeofday(&now);
+	return now.tv_usec - begin.tv_usec;
+}
+
+static long stamp_read(void __user *buf)
+{
+	struct timespec last;
+
+	getnstimeofday(&last);
+	last.tv_sec -= 1;
+	return copy_to_user(buf, &last, sizeof(last));
+}
+
+static long raw_read(void __user *buf)
+{
+	struct timespec raw;
+
+	getrawmonotonic(&raw);
+	raw.tv_sec -= 1;
+	if (copy_to_user(buf, &raw, 8))
+		return -EFAULT;
+	return 0;
+}
+"""}
+
+
+class UserBoundary(unittest.TestCase):
+    """A character device that copies a whole struct timespec to or from
+    user space (`if (copy_from_user(&ts, arg, sizeof(ts)))`) and hands it
+    to its own functions: the values become timespec64, only the copies
+    keep the old layout (each field through get_user()/put_user() as a
+    `struct __kernel_old_timespec`: long seconds on every architecture, the
+    ioctl numbers' size unchanged), the compat ioctl's copies take their
+    timespec64 forms and do_settimeofday() its 64-bit one.  A copy whose
+    result is returned, or of another size, keeps its value as it was."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.new, cls.converted, cls.kept = driver_types.convert(USER_BOUNDARY)
+
+    def test_the_values_convert_and_the_copies_keep_the_old_layout(self):
+        self.assertEqual(self.converted[0], "local ts, param ts")
+        clk = self.new["clk.c"]
+        for line in ("if ((get_user(ts.tv_sec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_sec) ||\n"
+                     "\t\t\tget_user(ts.tv_nsec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_nsec)))",
+                     "if ((put_user(ts.tv_sec, &((struct __kernel_old_timespec __user *)(void __user *)arg)->tv_sec) ||",
+                     "if (get_old_timespec32(&ts, compat_ptr(arg)))", "if (put_old_timespec32(&ts, compat_ptr(arg)))",
+                     "return do_settimeofday64(ts);", 'pr_info("arm at %lld.%09ld\\n", ts->tv_sec, ts->tv_nsec);',
+                     "start_timer(timespec64_to_ktime(*ts));", "ktime_get_real_ts64(ts);",
+                     "#define CLK_GET\t\t_IOR('k', 4, struct __kernel_old_timespec)"):
+            self.assertIn(line, clk)
+        self.assertNotIn("copy_from_user", clk)
+
+    def test_a_returned_copy_and_one_of_another_size_stay(self):
+        clk = self.new["clk.c"]
+        for line in ("struct timespec last;", "return copy_to_user(buf, &last, sizeof(last));",
+                     "struct timespec raw;", "if (copy_to_user(buf, &raw, 8))"):
+            self.assertIn(line, clk)
+        self.assertEqual([k["why"].split(" (")[0] for k in self.kept],
+                         ["clk.c:95: passed to copy_to_user()", "clk.c:104: passed to copy_to_user()"])
+
+    def test_a_lone_local_copied_to_user_space_is_this_passs(self):
+        """No per-file rule reads the copy: the pass takes the local."""
+        self.assertIn("local up", self.converted)
+        self.assertIn("\tstruct timespec64 up;\n\n\tktime_get_ts64(&up);\n\tif ((put_user(up.tv_sec, "
+                      "&((struct __kernel_old_timespec __user *)buf)->tv_sec) ||", self.new["clk.c"])
+
+    def test_zero_and_null_positional_initialisers_convert(self):
+        self.assertIn("local begin, local now", self.converted)
+        self.assertIn("struct timespec64 begin = {NULL}, now = {0, 0};", self.new["clk.c"])
+
+
+COARSE_NOW = {"gauge.c": """\
+struct gauge {
+	struct timespec suspended_at;
+	struct timespec calibrated_at;
+};
+
+struct timespec read_rtc_stamp(void);
+
+struct gauge_info {
+	struct timespec screen_off_at;
+	struct notifier_block nb;
+};
+
+static void gauge_suspend(struct gauge *g)
+{
+	g->suspended_at = current_kernel_time();
+}
+
+static int gauge_screen_off(struct notifier_block *nb)
+{
+	struct gauge_info *info = container_of(nb, struct gauge_info, nb);
+
+	info->screen_off_at = current_kernel_time();
+	return 0;
+}
+
+static long gauge_resume(struct gauge *g)
+{
+	struct timespec slept = timespec_sub(current_kernel_time(), g->suspended_at);
+
+	return slept.tv_sec;
+}
+
+static long gauge_age(struct gauge *g)
+{
+	struct timespec age;
+
+	age = timespec_sub(read_rtc_stamp(), g->calibrated_at);
+	return age.tv_sec;
+}
+"""}
+
+
+class CoarseNowInHelper(unittest.TestCase):
+    """current_kernel_time() read on the spot as a helper's argument
+    (`timespec_sub(current_kernel_time(), g->suspended_at)`) is the
+    timespec64 value ktime_to_timespec64(ktime_get_coarse_real()) (Linux
+    4.18); any other call there (a function of another module) keeps
+    the group."""
+
+    def test_the_coarse_clock_in_a_helper_converts_with_its_group(self):
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertEqual(sorted(converted), ["field screen_off_at", "field suspended_at, local slept"])
+        gauge = new["gauge.c"]
+        for line in ("\tstruct timespec64 suspended_at;", "ktime_get_coarse_real_ts64(&g->suspended_at);",
+                     "struct timespec64 slept = timespec64_sub(ktime_to_timespec64(ktime_get_coarse_real()), "
+                     "g->suspended_at);"):
+            self.assertIn(line, gauge)
+
+    def test_a_field_of_a_variable_named_as_its_types_suffix_is_seen(self):
+        """`struct gauge_info *info = container_of(nb, struct gauge_info, nb);`:
+        `struct gauge_info,` declares no `info`; before, the field's
+        declaration converted and this use was not seen."""
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertIn("\tktime_get_coarse_real_ts64(&info->screen_off_at);\n\treturn 0;", new["gauge.c"])
+
+    def test_another_call_in_a_helper_stays(self):
+        new, converted, kept = driver_types.convert(COARSE_NOW)
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["gauge.c:37: read_rtc_stamp( in a helper is not the driver's own timespec"])
+        self.assertIn("age = timespec_sub(read_rtc_stamp(), g->calibrated_at);", new["gauge.c"])
+
+
+FOREIGN_FORMAT = {"ddc.c": """\
+static int ddc_wait(void)
+{
+	struct timeval t0, t1;
+
+	do_gettimeofday(&t0);
+	poll_bus();
+	do_gettimeofday(&t1);
+	HW_DBG("took %ld us", (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_usec - t0.tv_usec));
+	return 0;
+}
+
+static int ddc_stamp(void)
+{
+	struct timeval t2, t3;
+
+	do_gettimeofday(&t2);
+	do_gettimeofday(&t3);
+	HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);
+	return 0;
+}
+"""}
+
+
+class ForeignFormat(unittest.TestCase):
+    """Seconds printed through a macro defined outside the directory (its
+    format unread): an argument made only of time fields, integer
+    constants and + - * / was a long and is cast to one, so the format
+    stays right; anything else there (an unsigned long long constant)
+    keeps the group."""
+
+    def test_a_long_argument_is_cast_and_converts(self):
+        new, converted, kept = driver_types.convert(FOREIGN_FORMAT)
+        self.assertEqual(converted, ["local t0, local t1"])
+        self.assertIn('HW_DBG("took %ld us", (long)((t1.tv_sec - t0.tv_sec) * 1000000 + '
+                      '(t1.tv_nsec / NSEC_PER_USEC - t0.tv_nsec / NSEC_PER_USEC)));', new["ddc.c"])
+
+    def test_another_operand_keeps_the_group(self):
+        new, converted, kept = driver_types.convert(FOREIGN_FORMAT)
+        self.assertEqual([k["why"].split(" [")[0] for k in kept],
+                         ["ddc.c:18: tv_sec printed through HW_DBG(), whose format this pass does not read"])
+        self.assertIn('HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);', new["ddc.c"])

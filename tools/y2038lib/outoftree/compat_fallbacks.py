@@ -83,6 +83,14 @@ FALLBACKS = {f.name: f for f in (
     Fallback("current_time", (Tier("4.9", "#define current_time(inode) current_fs_time((inode)->i_sb)",
                                    ("current_fs_time",)),)),
     Fallback("__kernel_old_timeval", (Tier("5.1", "#define __kernel_old_timeval timeval", ("timeval",)),)),
+    # the compat ioctl's 32-bit timespec copies: compat_*_timespec64 until 5.1 renamed them
+    Fallback("get_old_timespec32", (Tier("5.1", "#define get_old_timespec32(ts, uts) compat_get_timespec64(ts, uts)",
+                                         ("compat_get_timespec64",)),), ("timespec64",)),
+    Fallback("put_old_timespec32", (Tier("5.1", "#define put_old_timespec32(ts, uts) compat_put_timespec64(ts, uts)",
+                                         ("compat_put_timespec64",)),), ("timespec64",)),
+    # struct input_event's timeval before 4.16 (uapi linux/input.h), the two names after
+    Fallback("input_event_sec", (Tier("4.16", "#define input_event_sec time.tv_sec", ("timeval",)),)),
+    Fallback("input_event_usec", (Tier("4.16", "#define input_event_usec time.tv_usec", ("timeval",)),)),
     Fallback("__kernel_old_timespec", (Tier("5.6", "#define __kernel_old_timespec timespec", ("timespec",)),)),
 )}
 
@@ -96,6 +104,7 @@ OLD_SINCE = {
     "timespec_to_ktime": "2.6.16", "ns_to_timespec": "2.6.16",
     "getrawmonotonic": "2.6.28", "get_monotonic_boottime": "2.6.39", "ktime_get_boottime": "2.6.39",
     "ktime_to_timespec64": "3.17", "timespec_to_timespec64": "3.17", "ktime_get_raw": "3.17",
+    "compat_get_timespec64": "4.15", "compat_put_timespec64": "4.15",
 }
 
 

@@ -45,6 +45,8 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
 # edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
 PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"}
+# and the edits that start so: a copy to or from user space in the old layout, an input_event's time fields
+PASS_ONLY_STARTS = ("(get_user(", "(put_user(")
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
@@ -54,7 +56,12 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_to_ns": "timespec64_to_ns", "timespec_valid": "timespec64_valid",
     "set_normalized_timespec": "set_normalized_timespec64", "timespec_add_ns": "timespec64_add_ns",
     "timespec_to_ktime": "timespec64_to_ktime", "timespec_to_jiffies": "timespec64_to_jiffies",
+    "do_settimeofday": "do_settimeofday64",
 }
+# the compat ioctl's copies of a struct timespec in the 32-bit layout -> their timespec64 forms (5.1 names)
+COMPAT_COPIES = {"compat_get_timespec": "get_old_timespec32", "compat_put_timespec": "put_old_timespec32"}
+USER_COPIES = {"copy_from_user": ("get_user", 0, 1), "copy_to_user": ("put_user", 1, 0)}  # -> (access, value arg, user arg)
+OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec")}
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
 TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies"}
 SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
@@ -69,6 +76,7 @@ WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (pri
 BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
                   "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
                                "get_monotonic_boottime"}}
+COARSE_NOW = "ktime_to_timespec64(ktime_get_coarse_real())"  # current_kernel_time()'s value as a timespec64
 STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
                    "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
 PRINTS = re.compile(r"^(printk|pr_[a-z_]+|dev_[a-z_]+|netdev_[a-z_]+|seq_printf|snprintf|sprintf|scnprintf|"
@@ -80,7 +88,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_sub, 3.17 timespec64_add, 3.17 timespec64_compare, 3.17 timespec64_equal, "
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
-              "4.3 timespec64_to_jiffies")
+              "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec, 4.4 do_settimeofday64, "
+              "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real")
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -545,8 +554,10 @@ class Analysis:
         name = base.group(1)
         body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
         scope = code[body[1]:pos] if body else code[:pos]
-        declared = re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,)=\[]", scope) or \
-            re.findall(rf"\bstruct\s+(\w+)\s*\*?\s*{re.escape(name)}\s*[;,=\[]", code[:pos])
+        # the type's name ends where the variable's begins: `struct foo_info, member)` in a container_of()
+        # declares no `info`
+        declared = re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,)=\[]", scope) or \
+            re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
 
     @staticmethod
@@ -620,7 +631,8 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     per_file: Dict[str, Set[Tuple[int, int, str]]] = {}
     for _, members in sorted(links.groups().items()):
         lone = lone_locals(a, members)
-        pass_only = any(e[3] in PASS_ONLY_EDITS for m in members for e in found.edits[m])
+        pass_only = any(e[3] in PASS_ONLY_EDITS or e[3].startswith(PASS_ONLY_STARTS) or "input_event_sec = " in e[3]
+                        for m in members for e in found.edits[m])
         widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
         if lone and not pass_only and not widened:
             continue  # locals of one declaration each: the per-file rules (timespec_locals, ...) own them
@@ -847,13 +859,23 @@ def settle(a, texts, members, found: Findings, allowed):
         result_prototype_edits(a, [c for c in cands if c.kind == "result"])
 
 
+def ungrouped(code: str, start: int, end: int):
+    """The bounds of x with the grouping parentheses around it: `(x)` is the
+    value x (`timespec_sub(now, (dev.stamp))`, `&(dev.stamp)`, a macro's
+    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not."""
+    while True:
+        group = re.search(r"\(\s*$", code[:start])
+        close = re.match(r"\s*\)", code[end:])
+        if not (group and close) or re.search(r"[\w)\]]\s*$", code[:group.start()]):
+            return start, end
+        start, end = group.start(), end + close.end()
+
+
 def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
     expr_start = expression_start(code, start) if c.kind == "field" else start
-    wrapped = re.search(r"(?<![\w)\]])\(\s*$", code[:expr_start])  # (x): a macro's parameter, say
-    if wrapped and c.kind == "macro" and re.match(r"\s*\)", code[end:]):
-        expr_start, end = wrapped.start(), end + re.match(r"\s*\)", code[end:]).end()
+    expr_start, end = ungrouped(code, expr_start, end)
     if c.allocated and "[" not in code[start:end]:  # the pointer itself, not one of its elements
         why = allocated_use(a, c, n, relpath, code[:expr_start].rstrip(), expr_start, end, edits)
         if why is not None:
@@ -882,13 +904,6 @@ def classify(a, c, n, relpath, start, end, edits, union):
             union(n, target)
             return ""
         return "address taken"
-    # x inside (...) directly: &(x->ts) shape
-    if before.endswith("(") and code[end:].lstrip().startswith(")"):
-        b2 = before[:-1].rstrip()
-        if b2.endswith("&") and not b2.endswith("&&"):
-            inner_call = enclosing_call(code, len(b2) - 1)
-            if inner_call:
-                return handed_to(a, c, n, relpath, inner_call, edits, union)
     if re.match(r"\s*=[^=]", code[end:]):  # x = value;
         return assigned(a, c, n, relpath, before, expr_start, end, edits, union)
     if re.search(r"\breturn\s*$", before) and re.match(r"\s*;", code[end:]):
@@ -1017,8 +1032,33 @@ def member_use(a, c, relpath, expr_start, name, m_start, m_end, out):
             break
         pos = group  # (x.tv_sec - y.tv_sec) * 1000 printed: the whole argument's format changes
     if call and '"' in "".join(call_args(a, relpath, call[1], call[2])[:call[3]]):
+        if printed_as_long(a, relpath, call, out):
+            return ""
         return f"tv_sec printed through {call[0]}(), whose format this pass does not read"
     return ""
+
+
+OLD_LONG_ARG = re.compile(r"[\s\d()+\-*/]*")  # what else an argument of only long operands may hold
+
+
+def printed_as_long(a, relpath, call, out) -> bool:
+    """A format this pass does not read (a macro defined in a header outside
+    the directory) printing an argument made only of time fields, integer
+    constants and + - * /: the argument was a long before ((t2.tv_sec -
+    t1.tv_sec) * 1000 + ...); cast to (long) it still is, so the format
+    stays right on every architecture and prints what it printed before."""
+    code = a.code[relpath]
+    pieces = split_args(code[call[1] + 1:call[2]])
+    start = call[1] + 1 + sum(len(p) + 1 for p in pieces[:call[3]])
+    arg = pieces[call[3]]
+    rest = re.sub(r"[A-Za-z_][\w.>\-\[\]]*?(?:\.|->)\s*tv_(?:sec|usec|nsec)\b", "", arg)
+    if not arg.strip() or not OLD_LONG_ARG.fullmatch(rest) or re.match(r"\s*\(\s*long\s*\)", arg):
+        return False
+    lead = len(arg) - len(arg.lstrip())
+    end = start + len(arg.rstrip())
+    out.append((relpath, start + lead, start + lead, "(long)("))
+    out.append((relpath, end, end, ")"))
+    return True
 
 
 def grouping_paren(code: str, pos: int):
@@ -1070,7 +1110,7 @@ def stored_through(a, c, n, relpath, end, edits, union):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
-            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union)
+            return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n])
         return ""
     return link_value(a, c, n, relpath, value_start, stop, union)
 
@@ -1089,7 +1129,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
-        return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union) \
+        return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n]) \
             if m.group(1) in ("timespec_sub", "timespec_add") else ""
     return link_value(a, c, n, relpath, value_start, stop, union)
 
@@ -1101,7 +1141,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     if call and call[0] in HELPERS and c.type == "timespec":
         fname, open_, close, idx = call
         edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
-        return link_args(a, c, n, relpath, open_, close, union)
+        return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if call and call[0] == "sizeof":
         return ""
     # y = x; (x's value into another candidate)
@@ -1110,6 +1150,8 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         target = link_target(a, relpath, m.start(1), m.end(1))
         if target is not None:
             union(n, target)
+            return ""
+        if input_event_time(a, c, n, relpath, (m.start(1), m.end(1)), end, before.endswith("*"), edits):
             return ""
         return f"its value goes to {m.group(1).strip()}"
     if call and (call[0], call[3]) in a.macro_params:  # handed to one of the driver's macros
@@ -1120,6 +1162,36 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
     return "used as a whole value"
+
+
+INPUT_EVENT_TIME = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?(\.|->)\s*time")
+
+
+def input_event_time(a, c, n, relpath, target, end, deref, edits) -> bool:
+    """`ev->time = tv;` into a struct input_event the function declares (a
+    local, a parameter): from Linux 4.16 the kernel's input_event has no
+    `time` member but input_event_sec and input_event_usec (the same bytes
+    as the timeval of older kernels, which y2038-compat.h gives the two
+    names); the converted value fills them.  Anything else named `time`
+    (the driver's own structure, a timespec) stays refused."""
+    code = a.code[relpath]
+    m = INPUT_EVENT_TIME.fullmatch(code[target[0]:target[1]].strip())
+    func = next((f for f in a.funcs[relpath] if f[1] <= target[0] <= f[4]), None)
+    if not m or c.type != "timeval" or func is None or not re.search(
+            rf"\bstruct\s+input_event\s*(?:\*\s*)*(?:const\s+)?{m.group(1)}\b", code[func[1]:func[4]]):
+        return False
+    text = a.texts[relpath]
+    field_at = target[0] + len(code[target[0]:target[1]]) - len(code[target[0]:target[1]].lstrip()) + m.start(2)
+    base = text[target[0] + len(text[target[0]:target[1]]) - len(text[target[0]:target[1]].lstrip()):field_at]
+    base = base.rstrip() + m.group(2)
+    value_start = code.rindex("=", target[1], end) + 1
+    value = text[value_start:end].strip().lstrip("*").strip()
+    access = value + ("->" if deref else ".")
+    line_start = text.rfind("\n", 0, target[0]) + 1
+    indent = text[line_start:target[0]][:len(text[line_start:target[0]]) - len(text[line_start:target[0]].lstrip())]
+    edits[n].append((relpath, target[0], end, f"{base}input_event_sec = {access}tv_sec;\n{indent}"
+                                              f"{base}input_event_usec = {access}tv_nsec / NSEC_PER_USEC"))
+    return True
 
 
 def renamed(code, relpath, open_, name, new):
@@ -1142,12 +1214,53 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
     helpers = TIMEVAL_HELPERS if c.type == "timeval" else HELPERS
     if fname in helpers:
         edits[n].append(renamed(a.code[relpath], relpath, open_, fname, helpers[fname]))
-        return link_args(a, c, n, relpath, open_, close, union)
+        return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if fname in HELPERS or fname in TIMEVAL_HELPERS:
         return f"{fname}() on a {c.type}"
     if memory and fname in ("memset", "memcpy"):
         return copied(a, c, n, relpath, fname, open_, close, edits, union)
+    if memory and fname in COMPAT_COPIES and c.type == "timespec" and idx == 0 and fname not in a.defined:
+        edits[n].append(renamed(a.code[relpath], relpath, open_, fname, COMPAT_COPIES[fname]))
+        return ""
+    if memory and fname in USER_COPIES and fname not in a.defined:
+        return user_copy(a, c, n, relpath, call, edits)
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
+
+
+def user_copy(a, c, n, relpath, call, edits) -> str:
+    """`if (copy_from_user(&x, arg, sizeof(x)))` of a whole struct timespec:
+    user space keeps the old layout (long seconds and long nanoseconds on
+    every architecture: `struct __kernel_old_timespec`), the value is the
+    timespec64's; each field is read or written with get_user()/put_user()
+    in that layout, the call tested as before (nonzero on a fault).  A
+    timeval, any other size, a user pointer that is not a plain name (it is
+    named twice) or a result used for more than its truth keeps the group."""
+    fname, open_, close, idx = call
+    code, text = a.code[relpath], a.texts[relpath]
+    access, value_at, user_at = USER_COPIES[fname]
+    args = call_args(a, relpath, open_, close)
+    if len(args) != 3 or idx != value_at or c.type != "timespec":
+        return f"passed to {fname}()"
+    user = args[user_at].strip()
+    size = re.fullmatch(rf"sizeof\s*\(\s*(?:{re.escape(c.name)}|struct\s+timespec)\s*\)", args[2].strip())
+    plain_user = re.fullmatch(r"(?:\(\s*(?:const\s+)?(?:void|char|u8|struct\s+\w+)\s*(?:__user\s*)?\*\s*\)\s*)?"
+                              r"[A-Za-z_]\w*", user)
+    start = code.rindex(fname, 0, open_)
+    tested = re.search(r"\bif\s*\(\s*!?\s*$", code[:start]) and re.match(r"\s*\)", code[close + 1:])
+    if not (size and plain_user and tested):
+        return f"passed to {fname}() (a size, a user pointer or a use of its result this pass does not read)"
+    layout, value = OLD_LAYOUT[c.type][0], args[value_at].strip().lstrip("&").strip()
+    user_field = f"&((struct {layout} __user *){user})->"
+    edits[n].append((relpath, start, close + 1,
+                     f"({access}({value}.tv_sec, {user_field}tv_sec) ||\n{indent_of(text, start)}\t"
+                     f"{access}({value}.tv_nsec, {user_field}tv_nsec))"))
+    return ""
+
+
+def indent_of(text: str, pos: int) -> str:
+    """The leading white space of the line holding pos."""
+    line = text[text.rfind("\n", 0, pos) + 1:pos]
+    return line[:len(line) - len(line.lstrip())]
 
 
 def copied(a, c, n, relpath, fname, open_, close, edits, union):
@@ -1219,16 +1332,16 @@ def classify_initialiser(a, c, n, edits, union):
     if m and value_form(m.group(1), c.type):
         edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
-            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union)
+            return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union, edits[n])
         return ""
     return link_value(a, c, n, c.relpath, start, stop, union)
 
 
 def timeval_braces(c, start: int, value: str, out) -> str:
-    """A timeval's brace initialiser as a timespec64's: zeros stay,
+    """A timeval's brace initialiser as a timespec64's: zeros (0, NULL) stay,
     .tv_usec = E becomes .tv_nsec = (E) * NSEC_PER_USEC (0 stays 0); a
     positional {s, us} would be read as {s, ns}: why not, or ''."""
-    if re.fullmatch(r"[\s{},0]*", value):
+    if re.fullmatch(r"[\s{},]*(?:(?:0|NULL)[\s{},]*)*", value):  # zeros: zero in any unit
         return ""
     usec = re.search(r"\.\s*tv_usec\s*=\s*([^,}]*)", value)
     if not re.fullmatch(r"\{\s*(\.\s*tv_(sec|usec)\s*=\s*[^,{}]*,?\s*)*\}", value.strip()):
@@ -1282,9 +1395,12 @@ def link_value(a, c, n, relpath, start, stop, union):
     return f"assigned from {value[:40]}"
 
 
-def link_args(a, c, n, relpath, open_, close, union):
+def link_args(a, c, n, relpath, open_, close, union, out=None):
     """Every argument of a helper must be a candidate (or a constant), but
-    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns))."""
+    its seconds and nanoseconds (set_normalized_timespec(&t, s, ns)); the
+    coarse wall clock read on the spot (`timespec_sub(current_kernel_time(),
+    x)`) is its timespec64 value, ktime_to_timespec64(ktime_get_coarse_real())
+    (Linux 4.18), when out takes the edit."""
     code = a.code[relpath]
     pos = open_ + 1
     helper = re.search(r"(\w+)\s*$", code[:open_])
@@ -1301,6 +1417,10 @@ def link_args(a, c, n, relpath, open_, close, union):
             pos += len(arg) + 1
             continue
         offset = pos + lead + stripped.find(body)
+        if out is not None and c.type == "timespec" and re.fullmatch(r"current_kernel_time\s*\(\s*\)", stripped):
+            out.append((relpath, pos + lead, pos + lead + len(stripped), COARSE_NOW))
+            pos += len(arg) + 1
+            continue
         target = link_target(a, relpath, offset, offset + len(body))
         if target is None:
             if re.fullmatch(r"[a-z_]\w*", body):  # a scalar argument (nanoseconds, seconds)
