@@ -1218,6 +1218,13 @@ class AllocatedFieldArrays(unittest.TestCase):
                      "kfree(t->down_at);\n\tt->down_at = NULL;\n\tkfree(t->samples);"):
             self.assertIn(line, self.new["touch.c"])
 
+    def test_an_array_kvfree_frees_converts_too(self):
+        kv = {name: text.replace("kcalloc(n, sizeof(struct timeval)", "kvcalloc(n, sizeof(struct timeval)")
+              .replace("kfree(t->samples)", "kvfree(t->samples)") for name, text in ALLOCATED.items()}
+        new, converted, _ = driver_types.convert(kv)
+        self.assertIn("field samples", converted)
+        self.assertIn("t->samples = kvcalloc(n, sizeof(struct timespec64), GFP_KERNEL);", new["touch.c"])
+
     def test_a_pointer_into_registers_and_an_array_copied_to_user_space_stay(self):
         self.assertIn("\tstruct timespec *hw_stamp;", self.new["touch.h"])
         self.assertIn("\tstruct timespec *stamps;", self.new["touch.h"])

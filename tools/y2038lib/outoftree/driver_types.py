@@ -911,7 +911,8 @@ def classify(a, c, n, relpath, start, end, edits, union):
     return used_in_expression(a, c, n, relpath, before, call, end, edits, union)
 
 
-ALLOCATORS = re.compile(r"(?:devm_)?(?:k[mz]alloc|kcalloc|kmalloc_array|kzalloc_node|kmalloc_node|v[mz]alloc|vmalloc_node)$")
+ALLOCATORS = re.compile(r"(?:devm_)?(?:k[mz]alloc|kcalloc|kmalloc_array|kzalloc_node|kmalloc_node|v[mz]alloc|vmalloc_node"
+                        r"|kv[mz]alloc|kvcalloc|kvmalloc_array|vcalloc)$")  # what FREES' kvfree frees too
 FREES = {"kfree", "vfree", "kvfree", "devm_kfree"}
 
 
