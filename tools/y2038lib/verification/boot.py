@@ -66,6 +66,18 @@ MACHINES = {m.arch: m for m in (
 )}
 
 
+BUILT_STAMP = ".y2038-built-commit"  # in a kernel's build directory: the commit it was last built from
+
+
+def clean_head(builder) -> str:
+    """The worktree's HEAD commit, or "" when it has no checkout or local changes."""
+    if not (builder.src / "Makefile").exists():
+        return ""
+    status = builder.git("status", "--porcelain", "--untracked-files=no", check=False)
+    head = builder.git("rev-parse", "HEAD", check=False).stdout.strip()
+    return head if status.returncode == 0 and not status.stdout.strip() else ""
+
+
 class Kernel:
     """One (variant, architecture) kernel: config and build in <state>/boot/<variant>/<arch>."""
 
@@ -133,16 +145,14 @@ class Kernel:
 
     def mark_built(self) -> None:
         """Record the commit built: the next build touches what changed since."""
-        (self.out / ".y2038-built-commit").write_text(self.head())
+        (self.out / BUILT_STAMP).write_text(self.head())
 
     def up_to_date(self) -> bool:
         """Built from this commit, and the worktree clean since: make would
         walk the whole tree to find nothing to do (16 s)."""
-        stamp = self.out / ".y2038-built-commit"
-        if not ((self.out / self.machine.image).exists() and stamp.exists() and stamp.read_text() == self.head()):
-            return False
-        status = self.builder.git("status", "--porcelain", "--untracked-files=no", check=False)
-        return status.returncode == 0 and not status.stdout.strip()
+        stamp = self.out / BUILT_STAMP
+        return (self.out / self.machine.image).exists() and stamp.exists() and \
+            stamp.read_text() == clean_head(self.builder)
 
     def head(self) -> str:
         return self.builder.git("rev-parse", "HEAD").stdout.strip()
@@ -150,7 +160,7 @@ class Kernel:
     def touch_changed_since_last_build(self) -> None:
         """git keeps a file's mtime when it thinks the file is unchanged, so
         make could miss a file that differs from the last build: touch them."""
-        stamp = self.out / ".y2038-built-commit"
+        stamp = self.out / BUILT_STAMP
         if not stamp.exists() or stamp.read_text() == self.head():
             return
         changed = self.builder.git("diff", "--name-only", stamp.read_text(), "HEAD").stdout.split()
@@ -388,20 +398,11 @@ class Boots:
                                   *(f"{name}\0".encode() + (self.series_dir / name).read_bytes() for name in patches),
                                   *self.check_files())
             stamp = self.root / variant / ".y2038-checked-out"
-            if not (stamp.exists() and stamp.read_text() == f"{want} {self.clean_head(builder)}"):
+            if not (stamp.exists() and stamp.read_text() == f"{want} {clean_head(builder)}"):
                 stamp.unlink(missing_ok=True)
                 checkout_variant(builder, patches, self.series_dir, self.checks)
-                stamp.write_text(f"{want} {self.clean_head(builder)}")
+                stamp.write_text(f"{want} {clean_head(builder)}")
         return self.builders[variant]
-
-    @staticmethod
-    def clean_head(builder) -> str:
-        """The worktree's HEAD commit, or "" when it has no checkout or local changes."""
-        if not (builder.src / "Makefile").exists():
-            return ""
-        status = builder.git("status", "--porcelain", "--untracked-files=no", check=False)
-        head = builder.git("rev-parse", "HEAD", check=False).stdout.strip()
-        return head if status.returncode == 0 and not status.stdout.strip() else ""
 
     def kernel(self, variant, arch) -> Kernel:
         return Kernel(self.checkout(variant), variant, MACHINES[arch], self.jobs, self.checks)

@@ -18,7 +18,7 @@ import threading
 
 from .. import common
 from ..common import progress
-from .boot import MACHINES, Kernel
+from .boot import BUILT_STAMP, MACHINES, Kernel
 from .build import Builder
 
 
@@ -32,7 +32,7 @@ class Prebuild:
         root = tree.state / "boot" / "patched"
         builder = None
         for arch in arches:
-            if (root / arch / ".y2038-built-commit").exists():
+            if (root / arch / BUILT_STAMP).exists():
                 continue
             if builder is None:
                 builder = Builder(tree, jobs, root / "src", distcc)
