@@ -23,6 +23,7 @@ MATCHES_NAME = "matches.json"
 HAZARDS_NAME = "hazards.json"
 # the boot stage sets the guest's RTC to this, a little before 2038-01-19 03:14:07 UTC
 BOOT_RTC_BASE = "2038-01-19T03:13:30"
+FIX_CHECKS_DIR = "boot-tests/fix-checks"  # in the repository: one folder per fix check
 
 
 class Record:
@@ -330,7 +331,7 @@ class FixProof(Record):
     DICT_OF: ClassVar[bool] = True
     STAGE: ClassVar[str] = "boot"
     verdict: str  # proven, "not proven: ...", error, or "no guest check: ..."
-    check: Optional[str] = None  # boot-tests/fix-checks/<check>
+    check: Optional[str] = None  # its folder in FIX_CHECKS_DIR
     suite: Optional[str] = None  # its KUnit suite
     arch: Optional[str] = None
     before: Optional[dict] = None  # {"verdict", "cases", "problems", ...} without the fix

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import posting_rules
 from ..common import COCCI_DIR, Y2038Error
-from ..records import BOOT_RTC_BASE, CompareSummary, Posting, SeriesResults
+from ..records import BOOT_RTC_BASE, FIX_CHECKS_DIR, CompareSummary, Posting, SeriesResults
 
 COVER_NAME = "0000-cover-letter.patch"
 SUBJECT_HERE, BLURB_HERE = "*** SUBJECT HERE ***", "*** BLURB HERE ***"  # git format-patch's placeholders
@@ -192,7 +192,7 @@ def build_section(results: SeriesResults, patches) -> str:
 def check_configs(boots) -> str:
     """The text " + <a fix check's config> on <arch>" for each check configured into a boot kernel."""
     found = sorted({(fragment, arch) for arch, boot in boots.items() for fragment in boot.config or []
-                    if fragment.startswith("boot-tests/fix-checks/")})
+                    if fragment.startswith(f"{FIX_CHECKS_DIR}/")})
     return "".join(f" + {fragment} on {arch}" for fragment, arch in found)
 
 
@@ -288,7 +288,7 @@ def fix_proof_section(results: SeriesResults, patches) -> str:
             continue
         failed = proof.failing("before")
         lines.append(f"  {p.prefix}: {proof.verdict.upper() if proof.verdict == 'proven' else proof.verdict}: "
-                     f"KUnit suite {proof.suite} (boot-tests/fix-checks/{proof.check}, {proof.arch}): "
+                     f"KUnit suite {proof.suite} ({FIX_CHECKS_DIR}/{proof.check}, {proof.arch}): "
                      f"without the fix {proof.outcome('before')['verdict'].upper()}"
                      + (f" ({', '.join(failed)})" if failed else "")
                      + f", with it {proof.outcome('after')['verdict'].upper()}")

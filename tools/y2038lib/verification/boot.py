@@ -24,10 +24,10 @@ import os
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import boot_suites, fix_checks, legacy
+from .machines import MACHINES, Machine
 from .boot_suites import QUICK_SELFTESTS
 from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, progress, read_json, run,
                       write_atomic, write_json)
@@ -43,27 +43,6 @@ INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
 SELFTESTS_LEFT_OUT = {"arm": ("valid-adjtimex",)}
 RTC_BASE = BOOT_RTC_BASE
 PROBLEM = re.compile(r"Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|general protection fault")
-
-
-@dataclass(frozen=True)
-class Machine:
-    arch: str
-    karch: str
-    cross: str
-    image: str
-    qemu: tuple
-    console: str
-    user_cflags: tuple
-    timeout: int  # seconds from QEMU start to power-off
-
-
-MACHINES = {m.arch: m for m in (
-    Machine("x86_64", "x86_64", "", "arch/x86/boot/bzImage",
-            ("qemu-system-x86_64", "-M", "pc", "-m", "256"), "ttyS0", (), 600),
-    Machine("arm", "arm", "arm-linux-gnueabihf-", "arch/arm/boot/zImage",
-            ("qemu-system-arm", "-M", "virt", "-cpu", "cortex-a15", "-m", "256"), "ttyAMA0",
-            ("-D_TIME_BITS=64", "-D_FILE_OFFSET_BITS=64"), 900),
-)}
 
 
 BUILT_STAMP = ".y2038-built-commit"  # in a kernel's build directory: the commit it was last built from
@@ -384,6 +363,7 @@ class Boots:
         self.checks = fix_checks.distinct(self.fix_checks.values())
         self.builders: dict = {}
         self.built: dict = {}  # (variant, arch) -> build_kernel()'s answer, for boots still to run
+        self.keys: dict = {}  # (variant, arch) -> boot_key()
 
     def checkout(self, variant) -> Builder:
         """The variant's worktree with its patches and the checks: the
@@ -428,8 +408,11 @@ class Boots:
 
     def saved(self, variant, arch) -> tuple:
         """(this boot's key, where its result is kept, the result kept there when it has this key)."""
-        suites = boot_suites.plan(variant, self.files)
-        key = boot_key(self.tree, self.kernel_inputs(variant, arch), MACHINES[arch], suites, self.legacy_source)
+        if (variant, arch) not in self.keys:  # hashing the legacy modules and the init: once per boot
+            suites = boot_suites.plan(variant, self.files)
+            self.keys[variant, arch] = boot_key(self.tree, self.kernel_inputs(variant, arch), MACHINES[arch],
+                                                suites, self.legacy_source)
+        key = self.keys[variant, arch]
         path = self.root / "results" / f"{variant}-{arch}.json"
         kept = read_json(path, "boot") if path.exists() else {}
         return key, path, kept["result"] if kept.get("key") == key else None

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Optional
 
 from ..common import REPO, Y2038Error
+from ..records import FIX_CHECKS_DIR
+from .machines import MACHINES
 
-CHECKS_DIR = REPO / "boot-tests" / "fix-checks"
+CHECKS_DIR = REPO / FIX_CHECKS_DIR
 DEFAULT_ARCH = "x86_64"
-BOOT_ARCHES = ("x86_64", "arm")  # the boot stage's machines
 CHECK_COMMIT = "y2038 boot check (not posted): "
 
 
@@ -70,8 +71,8 @@ def read_check(folder: Path) -> Check:
         raise Y2038Error(f"{path}: missing {', '.join(missing)}")
     test, _, test_dir = fields["Test"].partition("->")
     arch = fields.get("Arch", DEFAULT_ARCH)
-    if arch not in BOOT_ARCHES:
-        raise Y2038Error(f"{path}: Arch: {arch} is not a boot machine ({', '.join(BOOT_ARCHES)})")
+    if arch not in MACHINES:
+        raise Y2038Error(f"{path}: Arch: {arch} is not a boot machine ({', '.join(MACHINES)})")
     check = Check(folder.name, folder, fields["Suite"], tuple(fields["Proves"].split()), test.strip(),
                   test_dir.strip(), fields["Kconfig"], arch)
     for name in (check.test, "Kconfig", "config"):
