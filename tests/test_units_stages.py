@@ -2,8 +2,10 @@
 """Stage logic on recorded outputs (tests/recorded.py): the apply stage's
 reading of spatch's log and its cache, the build stage's reading of make's
 output; no spatch, make or QEMU runs."""
+import hashlib
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 from unittest import mock
@@ -165,3 +167,36 @@ class MakeOutput(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GitOfTheRun(unittest.TestCase):
+    def test_a_commit_starts_no_repack(self):
+        """The baseline commit leaves ~75,000 loose objects: `git gc --auto`
+        after each later commit would repack them all in the background
+        while the run compiles.  The repository here asks for a repack after
+        two loose objects, in the foreground, so that the control commit
+        (the user's environment) shows it would happen."""
+        from y2038lib.common import git_env
+
+        def in_17(name):
+            """Content whose blob is in objects/17/: git counts loose objects there."""
+            n = 0
+            while not hashlib.sha1(f"blob {len(f'{name}{n}')}\0{name}{n}".encode()).hexdigest().startswith("17"):
+                n += 1
+            return f"{name}{n}"
+
+        with tempfile.TemporaryDirectory() as d:
+            def commit(env, name):
+                (Path(d) / name).write_text(in_17(name))
+                for args in (["add", name], ["commit", "-qm", name]):
+                    subprocess.run(["git", *args], cwd=d, env=env, check=True, capture_output=True)
+                return list((Path(d) / ".git" / "objects" / "pack").glob("*.pack"))
+
+            env = git_env()
+            subprocess.run(["git", "init", "-q", d], env=env, check=True)
+            for key, value in (("gc.auto", "1"), ("gc.autoDetach", "false"), ("gc.autoPackLimit", "1")):
+                subprocess.run(["git", "config", key, value], cwd=d, env=env, check=True)
+            self.assertEqual(commit(env, "a"), [])
+            self.assertEqual(commit(env, "b"), [])
+            user = {k: v for k, v in env.items() if not k.startswith("GIT_CONFIG_")}
+            self.assertNotEqual(commit(user, "c"), [], "the control commit did not repack: the test shows nothing")
