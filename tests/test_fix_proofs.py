@@ -133,7 +133,7 @@ class AddCheck(unittest.TestCase):
 
 class Prove(unittest.TestCase):
     """prove() on a planted patched tree, the kernel builds and boots
-    replaced by a look at the fixed file each boot would build."""
+    replaced by a look at the fixed file each build would compile."""
 
     def test_the_patched_tree_boots_with_the_fix_then_without_it_and_is_left_at_the_series(self):
         check = fix_checks.check_for([WORKQUEUE])
@@ -153,27 +153,32 @@ class Prove(unittest.TestCase):
             head = builder.git("rev-parse", "HEAD").stdout.strip()
             kernel = SimpleNamespace(builder=builder)
             boots = SimpleNamespace(kernel_inputs=lambda variant, arch: ["tree-id"], kernel=lambda v, a: kernel)
-            booted = []
+            built_from = []
 
-            def boot_with_check(tree, k, c, label):
-                booted.append((label, fixed.read_text().split()[0]))
+            def build_with_check(k, c, label):  # what the kernel of each label is built from
+                built_from.append((label, fixed.read_text().split()[0]))
+                return Path(f"/nonexistent/{label}"), []
+
+            def boot_with_check(tree, k, c, label, built):
+                self.assertEqual(built[0].name, label)
                 return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
             tree = SimpleNamespace(baseline="b" * 40, state=state)
-            with mock.patch.object(fix_proofs, "boot_with_check", boot_with_check):
+            with mock.patch.object(fix_proofs, "boot_with_check", boot_with_check), \
+                    mock.patch.object(fix_proofs, "build_with_check", build_with_check):
                 result = fix_proofs.prove(tree, boots, patch, check)
-                self.assertEqual(booted, [("with-fix", "u64"), ("without-fix", "unsigned")])
+                self.assertEqual(built_from, [("with-fix", "u64"), ("without-fix", "unsigned")])
                 self.assertEqual(result["verdict"], "proven")
                 self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
                 self.assertEqual(builder.git("status", "--porcelain").stdout, "")
-                again = fix_proofs.prove(tree, boots, patch, check)  # same inputs: kept, nothing booted
-                self.assertEqual((len(booted), again["reused"]), (2, True))
+                again = fix_proofs.prove(tree, boots, patch, check)  # same inputs: kept, nothing built or booted
+                self.assertEqual((len(built_from), again["reused"]), (2, True))
                 # a fix a later patch rewrote cannot be taken out: its proof is an error, the tree stays at the series
                 rewritten = Path(tmp) / "0002-rewritten.patch"
                 rewritten.write_text(patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
                 failed = fix_proofs.prove(tree, boots, rewritten, check)
             self.assertEqual(failed["verdict"], "error")
             self.assertIn("does not come out of the patched tree again", failed["before"]["problems"][0])
-            self.assertEqual(booted[2:], [("with-fix", "u64")])
+            self.assertEqual(built_from[2:], [("with-fix", "u64")])
             self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
 
 

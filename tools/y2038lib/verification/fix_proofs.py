@@ -7,12 +7,15 @@ boot stage's patched kernel for its machine (Arch:), which carries the
 whole verified series: that kernel, booted with only the check's KUnit
 suite, is the kernel with the fix.  Then the fix alone is taken back out
 of its worktree (git apply -R), the kernel built again (only what the fix
-touches recompiles) and booted: the kernel without it.  The worktree is
+touches recompiles) and booted: the kernel without it.  The kernel with the
+fix boots (a copy of its image) while the one without it builds.  The worktree is
 left at the series.  The KUnit suite runs before /init; the clock is the
 test's to set.  A proof's result is kept by its inputs (dependency_key)
 and not redone while they hold.
 """
+import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..common import Step, Y2038Error, dependency_key, progress, read_json, write_json
@@ -24,10 +27,21 @@ from .fix_checks import Check
 WITHOUT_FIX_COMMIT = "y2038 fix proof (not posted): without "
 
 
-def boot_with_check(tree, kernel: Kernel, check: Check, label: str) -> dict:
-    """Build and boot; the suite's cases with their results."""
+def build_with_check(kernel: Kernel, check: Check, label: str) -> tuple:
+    """(a copy of the kernel image, or None, build log excerpt): the copy is
+    booted while the worktree and the build directory move on."""
     with Step(f"fix proof {check.name}: building the kernel {label}"):
         image, errors = kernel.build()
+    if not image:
+        return None, errors
+    copy = kernel.out.parent / f"{image.name}-{check.name}-{label}"
+    shutil.copyfile(image, copy)
+    return copy, errors
+
+
+def boot_with_check(tree, kernel: Kernel, check: Check, label: str, built: tuple) -> dict:
+    """Boot build_with_check()'s image; the suite's cases with their results."""
+    image, errors = built
     if not image:
         return {"verdict": "error", "cases": [], "problems": ["kernel build failed:", *errors]}
     log = kernel.out.parent / f"console-{kernel.machine.arch}-{check.name}-{label}.log"
@@ -58,18 +72,23 @@ def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
     kernel = boots.kernel("patched", check.arch)
     builder = kernel.builder
     head = builder.git("rev-parse", "HEAD").stdout.strip()
-    after = boot_with_check(tree, kernel, check, "with-fix")
-    try:
-        taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
-        if taken_out.returncode == 0:
-            builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
-            before = boot_with_check(tree, kernel, check, "without-fix")
-        else:  # this fix has no kernel without it; the other fixes' proofs go on
-            before = {"verdict": "error", "cases": [], "problems": [
-                f"{patch.name} does not come out of the patched tree again "
-                f"({(taken_out.stderr.strip().splitlines() or ['?'])[0]}): a later patch changed its lines"]}
-    finally:
-        builder.git("reset", "-q", "--hard", head)
+    with_fix = build_with_check(kernel, check, "with-fix")
+    # booted (QEMU, a core) while the kernel without the fix builds (mostly its relink, the other core)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", with_fix)
+        try:
+            taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
+            if taken_out.returncode == 0:
+                builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
+                before = boot_with_check(tree, kernel, check, "without-fix",
+                                         build_with_check(kernel, check, "without-fix"))
+            else:  # this fix has no kernel without it; the other fixes' proofs go on
+                before = {"verdict": "error", "cases": [], "problems": [
+                    f"{patch.name} does not come out of the patched tree again "
+                    f"({(taken_out.stderr.strip().splitlines() or ['?'])[0]}): a later patch changed its lines"]}
+        finally:
+            builder.git("reset", "-q", "--hard", head)
+        after = booting.result()
     result = {"check": check.name, "suite": check.suite, "arch": check.arch, "before": before, "after": after,
               "verdict": verdict(before, after), "seconds": round(time.monotonic() - started, 1)}
     saved.parent.mkdir(parents=True, exist_ok=True)
