@@ -18,7 +18,8 @@ import helpers
 helpers.put_tools_on_path()
 from recorded import recorded  # noqa: E402
 from y2038lib.common import git_env  # noqa: E402
-from y2038lib.verification import boot, boot_prebuild  # noqa: E402
+from y2038lib.records import SeriesResults  # noqa: E402
+from y2038lib.verification import boot, boot_prebuild, fix_checks  # noqa: E402
 
 
 def planted_boots(kept_arches=()):
@@ -105,7 +106,7 @@ class UpToDate(unittest.TestCase):
 class EarlyBuild(unittest.TestCase):
     """boot_prebuild.Prebuild with make replaced by a command of the test's."""
 
-    def start(self, command, built_arches=()):
+    def start(self, command, built_arches=(), checks=()):
         tmp = Path(tempfile.mkdtemp(prefix="y2038-prebuild-"))
         self.addCleanup(shutil.rmtree, tmp)
         for arch in built_arches:
@@ -113,6 +114,7 @@ class EarlyBuild(unittest.TestCase):
             (tmp / "boot/patched" / arch / ".y2038-built-commit").write_text("c" * 40)
         self.marked = []
         (tmp / "boot/patched/src").mkdir(parents=True)
+        self.added = []
         builder = SimpleNamespace(src=tmp / "boot/patched/src", env=dict(os.environ), reset=lambda commit: None)
         # for the test's whole length: the builds run in threads of their own
         self.enterContext(mock.patch.object(boot_prebuild, "Builder", lambda *args: builder))
@@ -120,7 +122,12 @@ class EarlyBuild(unittest.TestCase):
         self.enterContext(mock.patch.object(boot.Kernel, "make_command", lambda kernel, *targets: command))
         self.enterContext(mock.patch.object(boot.Kernel, "mark_built",
                                             lambda kernel: self.marked.append(kernel.machine.arch)))
-        early = boot_prebuild.Prebuild(SimpleNamespace(state=tmp, baseline="b" * 40), 1)
+        self.enterContext(mock.patch.object(fix_checks, "add_check", lambda b, check: self.added.append(check.name)))
+        self.kernels = []
+        kernel_class = boot_prebuild.Kernel
+        self.enterContext(mock.patch.object(boot_prebuild, "Kernel", lambda *args: self.kernels.append(
+            kernel_class(*args)) or self.kernels[-1]))
+        early = boot_prebuild.Prebuild(SimpleNamespace(state=tmp, baseline="b" * 40), 1, checks=checks)
         self.addCleanup(early.stop)
         return early
 
@@ -128,6 +135,29 @@ class EarlyBuild(unittest.TestCase):
         early = self.start(["true"])
         early.finish()
         self.assertEqual(sorted(self.marked), ["arm", "x86_64"])
+
+    def test_the_checks_given_are_committed_and_configured_on_their_machine(self):
+        gss = next(c for c in fix_checks.checks() if c.name == "gss-krb5-v1-expiry")  # an x86_64 check
+        early = self.start(["true"], checks=[gss])
+        early.finish()
+        self.assertEqual(self.added, [gss.name])
+        fragments = {k.machine.arch: k.fragments for k in self.kernels}
+        self.assertIn(gss.config, fragments["x86_64"])
+        self.assertNotIn(gss.config, fragments["arm"])
+
+    def test_the_expected_checks_are_those_of_the_last_series_else_the_committed_one(self):
+        tree = SimpleNamespace(version="6.1.192")
+        committed = boot_prebuild.PATCHES_DIR / "linux-6.1.192"
+        self.assertTrue((committed / "results.json").is_file())
+        want = [c.name for c in fix_checks.boot_checks(SeriesResults.read(committed))]
+        self.assertEqual(want, ["gss-krb5-v1-expiry"])  # the committed 6.1 series proves the SUNRPC fix
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual([c.name for c in boot_prebuild.expected_checks(tree, Path(out))], want)
+            results = SeriesResults.read(committed)
+            results.build.verified = [n for n in results.build.verified if "SUNRPC" not in n]
+            results.write(Path(out))  # a last series whose fix did not build: no check
+            self.assertEqual(boot_prebuild.expected_checks(tree, Path(out)), [])
+        self.assertEqual(boot_prebuild.expected_checks(SimpleNamespace(version="2.6.0"), None), [])
 
     def test_a_kernel_built_before_is_left_alone(self):
         early = self.start(["false"], built_arches=("x86_64", "arm"))

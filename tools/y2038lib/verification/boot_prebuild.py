@@ -5,26 +5,48 @@ idle much of the time (rules with few candidates, git, python).  The run
 stops them when those stages end; the boot stage makes the rest.
 
 Only where no patched kernel was built yet, so a re-run never touches a
-built worktree.  The baseline is what the boot stage builds minus the
-series and the fix checks: the patches' files get new mtimes when the boot
-stage applies them, and adding the checks' options rebuilds only the
-objects that use them (kbuild's fixdep keeps each object's CONFIG_
-symbols), so everything else built here is reused as it is, by make.
+built worktree.  What is built is the baseline with the fix checks of the
+last series of this kernel version (its results.json, or the committed one
+in generated-patches/): the series to come most likely proves the same
+fixes, and a check's options can turn on whole subsystems (the SUNRPC
+check: the network stack and crypto), whose symbols most objects read, so
+building without them would be mostly rebuilt.  The boot stage applies
+the series and its own checks: kbuild's fixdep rebuilds what the patches
+touch and every object that reads an option that differs (a wrong guess
+costs what no guess costs), and everything else built here is reused.
 """
 import os
 import signal
 import subprocess
 import threading
 
+from pathlib import Path
+from typing import Optional
+
+from . import fix_checks
 from .. import common
-from ..common import progress
+from ..common import PATCHES_DIR, Y2038Error, progress
+from ..records import RESULTS_NAME, SeriesResults
 from .boot import BUILT_STAMP, MACHINES, Kernel
 from .build import Builder
 
 
+def expected_checks(tree, out: Optional[Path]) -> list:
+    """The fix checks of the last series of this tree: the one in out, else
+    the committed one for its version; none when neither has results."""
+    for folder in (out, PATCHES_DIR / f"linux-{tree.version}"):
+        if folder and (Path(folder) / RESULTS_NAME).is_file():
+            try:
+                return fix_checks.boot_checks(SeriesResults.read(Path(folder)))
+            except Y2038Error:  # another toolkit's layout: no guess
+                return []
+    return []
+
+
 class Prebuild:
-    def __init__(self, tree, jobs: int, distcc: bool = False, arches=tuple(MACHINES)):
-        """Starts building in the background; stop() before the boot stage."""
+    def __init__(self, tree, jobs: int, distcc: bool = False, arches=tuple(MACHINES), checks=()):
+        """Starts building in the background; stop() before the boot stage.
+        checks: the fix checks to build in (expected_checks())."""
         self.processes: list = []
         self.stopping = False
         self.lock = threading.Lock()  # a make is started, or the builds stopped, not both at once
@@ -37,7 +59,14 @@ class Prebuild:
             if builder is None:
                 builder = Builder(tree, jobs, root / "src", distcc)
                 builder.reset(tree.baseline)
-            kernel = Kernel(builder, "patched", MACHINES[arch], jobs)
+                try:
+                    for check in checks:
+                        fix_checks.add_check(builder, check)
+                except (OSError, Y2038Error) as err:  # a head start only: without the checks then
+                    progress(f"the early build leaves the fix checks out ({err})")
+                    builder.reset(tree.baseline)
+                    checks = ()
+            kernel = Kernel(builder, "patched", MACHINES[arch], jobs, checks)
             thread = threading.Thread(target=self.build, args=(kernel,), daemon=True)
             thread.start()
             self.threads.append(thread)
