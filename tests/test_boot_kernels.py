@@ -17,7 +17,7 @@ from unittest import mock
 import helpers
 helpers.put_tools_on_path()
 from recorded import recorded  # noqa: E402
-from y2038lib.common import git_env  # noqa: E402
+from y2038lib.common import Y2038Error, git_env  # noqa: E402
 from y2038lib.records import SeriesResults  # noqa: E402
 from y2038lib.verification import boot, boot_prebuild, fix_checks  # noqa: E402
 
@@ -106,7 +106,7 @@ class UpToDate(unittest.TestCase):
 class EarlyBuild(unittest.TestCase):
     """boot_prebuild.Prebuild with make replaced by a command of the test's."""
 
-    def start(self, command, built_arches=(), checks=()):
+    def start(self, command, built_arches=(), checks=(), resets=None, add_check=None):
         tmp = Path(tempfile.mkdtemp(prefix="y2038-prebuild-"))
         self.addCleanup(shutil.rmtree, tmp)
         for arch in built_arches:
@@ -115,14 +115,16 @@ class EarlyBuild(unittest.TestCase):
         self.marked = []
         (tmp / "boot/patched/src").mkdir(parents=True)
         self.added = []
-        builder = SimpleNamespace(src=tmp / "boot/patched/src", env=dict(os.environ), reset=lambda commit: None)
+        builder = SimpleNamespace(src=tmp / "boot/patched/src", env=dict(os.environ),
+                                  reset=lambda commit: (resets if resets is not None else []).append(commit))
         # for the test's whole length: the builds run in threads of their own
         self.enterContext(mock.patch.object(boot_prebuild, "Builder", lambda *args: builder))
         self.enterContext(mock.patch.object(boot.Kernel, "configure", lambda kernel: None))
         self.enterContext(mock.patch.object(boot.Kernel, "make_command", lambda kernel, *targets: command))
         self.enterContext(mock.patch.object(boot.Kernel, "mark_built",
                                             lambda kernel: self.marked.append(kernel.machine.arch)))
-        self.enterContext(mock.patch.object(fix_checks, "add_check", lambda b, check: self.added.append(check.name)))
+        self.enterContext(mock.patch.object(fix_checks, "add_check",
+                                            add_check or (lambda b, check: self.added.append(check.name))))
         self.kernels = []
         kernel_class = boot_prebuild.Kernel
         self.enterContext(mock.patch.object(boot_prebuild, "Kernel", lambda *args: self.kernels.append(
@@ -145,6 +147,18 @@ class EarlyBuild(unittest.TestCase):
         self.assertIn(gss.config, fragments["x86_64"])
         self.assertNotIn(gss.config, fragments["arm"])
 
+    def test_a_check_that_cannot_be_committed_leaves_every_check_out(self):
+        gss = next(c for c in fix_checks.checks() if c.name == "gss-krb5-v1-expiry")
+        resets = []
+
+        def add_check(builder, check):
+            raise Y2038Error("net/sunrpc/Kconfig: no such file")
+        early = self.start(["true"], checks=[gss], resets=resets, add_check=add_check)
+        early.finish()
+        self.assertEqual(resets, ["b" * 40, "b" * 40])  # the baseline again, without the check's commit
+        self.assertNotIn(gss.config, [f for k in self.kernels for f in k.fragments])
+        self.assertEqual(sorted(self.marked), ["arm", "x86_64"])
+
     def test_the_expected_checks_are_those_of_the_last_series_else_the_committed_one(self):
         tree = SimpleNamespace(version="6.1.192")
         committed = boot_prebuild.PATCHES_DIR / "linux-6.1.192"
@@ -157,7 +171,7 @@ class EarlyBuild(unittest.TestCase):
             results.build.verified = [n for n in results.build.verified if "SUNRPC" not in n]
             results.write(Path(out))  # a last series whose fix did not build: no check
             self.assertEqual(boot_prebuild.expected_checks(tree, Path(out)), [])
-        self.assertEqual(boot_prebuild.expected_checks(SimpleNamespace(version="2.6.0"), None), [])
+        self.assertEqual(boot_prebuild.expected_checks(SimpleNamespace(version="2.6.0"), Path("/nonexistent")), [])
 
     def test_a_kernel_built_before_is_left_alone(self):
         early = self.start(["false"], built_arches=("x86_64", "arm"))

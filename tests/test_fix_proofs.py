@@ -11,6 +11,7 @@ import shutil
 import fnmatch
 import subprocess
 import tempfile
+import threading
 import unittest
 from unittest import mock
 from types import SimpleNamespace
@@ -132,8 +133,9 @@ class AddCheck(unittest.TestCase):
 
 
 class Prove(unittest.TestCase):
-    """prove() on a planted patched tree, the kernel builds and boots
-    replaced by a look at the fixed file each build would compile."""
+    """prove() on a planted patched tree, the kernel builds replaced by a
+    look at the fixed file each build would compile, the boots by a look
+    at the image each would boot."""
 
     def test_the_patched_tree_boots_with_the_fix_then_without_it_and_is_left_at_the_series(self):
         check = fix_checks.check_for([WORKQUEUE])
@@ -151,22 +153,34 @@ class Prove(unittest.TestCase):
             patch = Path(tmp) / "0001-fix.patch"
             patch.write_text(builder.git("format-patch", "-1", "--stdout").stdout)
             head = builder.git("rev-parse", "HEAD").stdout.strip()
-            kernel = SimpleNamespace(builder=builder)
+            out = Path(tmp) / "boot" / "x86_64"
+            out.mkdir(parents=True)
+            kernel = SimpleNamespace(builder=builder, out=out, machine=SimpleNamespace(arch="x86_64"))
             boots = SimpleNamespace(kernel_inputs=lambda variant, arch: ["tree-id"], kernel=lambda v, a: kernel)
-            built_from = []
+            built_from, booted = [], []
+            without_fix_built = threading.Event()
 
-            def build_with_check(k, c, label):  # what the kernel of each label is built from
+            def build_with_check(k, c, label):  # the image holds what its kernel was built from
                 built_from.append((label, fixed.read_text().split()[0]))
-                return Path(f"/nonexistent/{label}"), []
+                (out / "bzImage").write_text(built_from[-1][1])
+                if label == "without-fix":
+                    without_fix_built.set()
+                return out / "bzImage", []
 
-            def boot_with_check(tree, k, c, label, built):
-                self.assertEqual(built[0].name, label)
+            def boot_with_check(tree, k, c, label, built, initramfs):
+                if label == "with-fix":  # booted while the kernel without the fix builds
+                    self.assertTrue(without_fix_built.wait(10), "the with-fix boot waited for no build")
+                booted.append((label, built[0].read_text()))
                 return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
             tree = SimpleNamespace(baseline="b" * 40, state=state)
             with mock.patch.object(fix_proofs, "boot_with_check", boot_with_check), \
-                    mock.patch.object(fix_proofs, "build_with_check", build_with_check):
+                    mock.patch.object(fix_proofs, "build_with_check", build_with_check), \
+                    mock.patch.object(fix_proofs, "build_initramfs", lambda tree, machine: None):
                 result = fix_proofs.prove(tree, boots, patch, check)
                 self.assertEqual(built_from, [("with-fix", "u64"), ("without-fix", "unsigned")])
+                # the with-fix boot's copy of its image kept it through the without-fix build, and is gone
+                self.assertEqual(sorted(booted), [("with-fix", "u64"), ("without-fix", "unsigned")])
+                self.assertEqual([p.name for p in out.parent.iterdir()], ["x86_64"])
                 self.assertEqual(result["verdict"], "proven")
                 self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
                 self.assertEqual(builder.git("status", "--porcelain").stdout, "")
@@ -175,6 +189,7 @@ class Prove(unittest.TestCase):
                 # a fix a later patch rewrote cannot be taken out: its proof is an error, the tree stays at the series
                 rewritten = Path(tmp) / "0002-rewritten.patch"
                 rewritten.write_text(patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
+                without_fix_built.set()  # no kernel without the fix: the boot beside waits for none
                 failed = fix_proofs.prove(tree, boots, rewritten, check)
             self.assertEqual(failed["verdict"], "error")
             self.assertIn("does not come out of the patched tree again", failed["before"]["problems"][0])

@@ -165,10 +165,6 @@ class MakeOutput(unittest.TestCase):
         self.assertEqual(result["arch/foo/c.c"]["status"], "not-built")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class GitOfTheRun(unittest.TestCase):
     def test_a_commit_starts_no_repack(self):
         """The baseline commit leaves ~75,000 loose objects: `git gc --auto`
@@ -198,5 +194,15 @@ class GitOfTheRun(unittest.TestCase):
                 subprocess.run(["git", "config", key, value], cwd=d, env=env, check=True)
             self.assertEqual(commit(env, "a"), [])
             self.assertEqual(commit(env, "b"), [])
-            user = {k: v for k, v in env.items() if not k.startswith("GIT_CONFIG_")}
+            with mock.patch.dict(os.environ, {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "user.name",
+                                              "GIT_CONFIG_VALUE_0": "Caller"}):
+                given = git_env()  # a setting the caller gives git this way is kept
+            self.assertEqual([given[f"GIT_CONFIG_{k}_{n}"] for n in (0, 1) for k in ("KEY", "VALUE")],
+                             ["user.name", "Caller", "gc.auto", "0"])
+            user = {k: v for k, v in env.items() if k not in ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
+                                                              "GIT_CONFIG_VALUE_0")}
             self.assertNotEqual(commit(user, "c"), [], "the control commit did not repack: the test shows nothing")
+
+
+if __name__ == "__main__":
+    unittest.main()

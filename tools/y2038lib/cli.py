@@ -252,7 +252,7 @@ def cmd_run(args) -> int:
     # --jobs is spatch's here; with --distcc make takes distcc's -j
     jobs = make_jobs(None if args.distcc else args.jobs, args.distcc)
     early = boot_prebuild.Prebuild(t, jobs, args.distcc,
-                                   checks=boot_prebuild.expected_checks(t, args.out and Path(args.out)))
+                                   checks=boot_prebuild.expected_checks(t, series.series_dir(t, args.out)))
     try:
         summarize(apply.apply_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout))
         hazards.hazards_stage(t, rules.campaigns(args.campaigns), args.jobs, args.timeout)

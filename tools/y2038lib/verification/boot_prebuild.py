@@ -21,23 +21,24 @@ import subprocess
 import threading
 
 from pathlib import Path
-from typing import Optional
 
 from . import fix_checks
 from .. import common
 from ..common import PATCHES_DIR, Y2038Error, progress
 from ..records import RESULTS_NAME, SeriesResults
-from .boot import BUILT_STAMP, MACHINES, Kernel
+from .boot import BUILT_STAMP, Kernel
 from .build import Builder
+from .machines import MACHINES
 
 
-def expected_checks(tree, out: Optional[Path]) -> list:
-    """The fix checks of the last series of this tree: the one in out, else
-    the committed one for its version; none when neither has results."""
-    for folder in (out, PATCHES_DIR / f"linux-{tree.version}"):
-        if folder and (Path(folder) / RESULTS_NAME).is_file():
+def expected_checks(tree, series_dir: Path) -> list:
+    """The fix checks of the last series of this tree: the one in the run's
+    series directory, else the committed one of its version; none when
+    neither has results."""
+    for folder in (series_dir, PATCHES_DIR / f"linux-{tree.version}"):
+        if (folder / RESULTS_NAME).is_file():
             try:
-                return fix_checks.boot_checks(SeriesResults.read(Path(folder)))
+                return fix_checks.boot_checks(SeriesResults.read(folder))
             except Y2038Error:  # another toolkit's layout: no guess
                 return []
     return []

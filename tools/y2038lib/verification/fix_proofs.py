@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..common import Step, Y2038Error, dependency_key, progress, read_json, write_json
 from ..posting import covers
-from ..records import FixProof, SeriesResults
+from ..records import FIX_CHECKS_DIR, FixProof, SeriesResults
 from .boot import INIT_SOURCE, Boots, Kernel, build_initramfs, kunit_results, run_qemu
 from .fix_checks import Check
 
@@ -28,25 +28,19 @@ WITHOUT_FIX_COMMIT = "y2038 fix proof (not posted): without "
 
 
 def build_with_check(kernel: Kernel, check: Check, label: str) -> tuple:
-    """(a copy of the kernel image, or None, build log excerpt): the copy is
-    booted while the worktree and the build directory move on."""
+    """(the kernel image, or None, build log excerpt)."""
     with Step(f"fix proof {check.name}: building the kernel {label}"):
-        image, errors = kernel.build()
-    if not image:
-        return None, errors
-    copy = kernel.out.parent / f"{image.name}-{check.name}-{label}"
-    shutil.copyfile(image, copy)
-    return copy, errors
+        return kernel.build()
 
 
-def boot_with_check(tree, kernel: Kernel, check: Check, label: str, built: tuple) -> dict:
+def boot_with_check(tree, kernel: Kernel, check: Check, label: str, built: tuple, initramfs: Path) -> dict:
     """Boot build_with_check()'s image; the suite's cases with their results."""
     image, errors = built
     if not image:
         return {"verdict": "error", "cases": [], "problems": ["kernel build failed:", *errors]}
     log = kernel.out.parent / f"console-{kernel.machine.arch}-{check.name}-{label}.log"
     with Step(f"fix proof {check.name}: booting {label} (console: {log})"):
-        console, seconds, exited = run_qemu(kernel.machine, image, build_initramfs(tree, kernel.machine), log,
+        console, seconds, exited = run_qemu(kernel.machine, image, initramfs, log,
                                             (f"kunit.filter_glob={check.suite}", "y2038_selftests=none"))
     before_init = console.partition("y2038-init: start")[0]
     prefix = f"kunit.{check.suite}."
@@ -72,16 +66,22 @@ def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
     kernel = boots.kernel("patched", check.arch)
     builder = kernel.builder
     head = builder.git("rev-parse", "HEAD").stdout.strip()
-    with_fix = build_with_check(kernel, check, "with-fix")
-    # booted (QEMU, a core) while the kernel without the fix builds (mostly its relink, the other core)
+    initramfs = build_initramfs(tree, kernel.machine)
+    image, errors = build_with_check(kernel, check, "with-fix")
+    # a copy of it boots (QEMU: a core) while the kernel without the fix builds
+    # in the same directory; an error there waits for this boot to end
+    copy = None
+    if image:
+        copy = kernel.out.parent / f"{image.name}-{check.name}-with-fix"
+        shutil.copyfile(image, copy)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", with_fix)
+        booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", (copy, errors), initramfs)
         try:
             taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
             if taken_out.returncode == 0:
                 builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
                 before = boot_with_check(tree, kernel, check, "without-fix",
-                                         build_with_check(kernel, check, "without-fix"))
+                                         build_with_check(kernel, check, "without-fix"), initramfs)
             else:  # this fix has no kernel without it; the other fixes' proofs go on
                 before = {"verdict": "error", "cases": [], "problems": [
                     f"{patch.name} does not come out of the patched tree again "
@@ -89,6 +89,8 @@ def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
         finally:
             builder.git("reset", "-q", "--hard", head)
         after = booting.result()
+    if copy:
+        copy.unlink()
     result = {"check": check.name, "suite": check.suite, "arch": check.arch, "before": before, "after": after,
               "verdict": verdict(before, after), "seconds": round(time.monotonic() - started, 1)}
     saved.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +108,7 @@ def verdict(before: dict, after: dict) -> str:
     return "not proven: the check fails with the fix"
 
 
-NO_CHECK = ("no guest check: boot-tests/fix-checks/ has none for this code yet, so the fix is built "
+NO_CHECK = (f"no guest check: {FIX_CHECKS_DIR}/ has none for this code yet, so the fix is built "
             "(build stage) but not proven in a boot")
 
 
