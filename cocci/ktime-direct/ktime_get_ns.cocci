@@ -52,12 +52,6 @@ identifier typed_macro = {min, max, min3, max3, min_not_zero, clamp, abs,
  typed_macro(..., <+... ktime_to_ns@p(...) ...+>, ...)
 )
 
-// Rewrite: ktime_to_ns(ktime_get*()) -> ktime_get*_ns()
-//  A clock's nanosecond accessor returns the reading ktime_to_ns() made of
-//  its ktime_t, as u64 where ktime_to_ns() returns s64.  Nanoseconds since
-//  boot or since 1970 are never negative, and no value changed here is
-//  compared, divided, taken modulo or shifted, so both types give the same
-//  result.
 // ktime_get_ns() and its kind are themselves ktime_to_ns(ktime_get()) and the
 // like: their sites are left alone.  Positions, not a match of every function
 // body with <+... ...+>: that took 18 s of CPU on one file of 6.1 (a function
@@ -75,6 +69,12 @@ ktime_to_ns@q(...)
 ...+>
 }
 
+// Rewrite: ktime_to_ns(ktime_get*()) -> ktime_get*_ns()
+//  A clock's nanosecond accessor returns the reading ktime_to_ns() made of
+//  its ktime_t, as u64 where ktime_to_ns() returns s64.  Nanoseconds since
+//  boot or since 1970 are never negative, and no value changed here is
+//  compared, divided, taken modulo or shifted, so both types give the same
+//  result.
 @direct depends on patch@
 identifier clock_fn = {ktime_get, ktime_get_real, ktime_get_boottime,
                        ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
