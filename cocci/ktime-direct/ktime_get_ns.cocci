@@ -52,23 +52,6 @@ identifier typed_macro = {min, max, min3, max3, min_not_zero, clamp, abs,
  typed_macro(..., <+... ktime_to_ns@p(...) ...+>, ...)
 )
 
-// ktime_get_ns() and its kind are themselves ktime_to_ns(ktime_get()) and the
-// like: their sites are left alone.  Positions, not a match of every function
-// body with <+... ...+>: that took 18 s of CPU on one file of 6.1 (a function
-// with many paths), 0.4 s this way, with the same result.
-@own_helper depends on patch@
-identifier fn = {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
-                  ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
-                  ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
-                  ktime_get_coarse_clocktai_ns};
-position q;
-@@
-fn(...) {
-<+...
-ktime_to_ns@q(...)
-...+>
-}
-
 // Rewrite: ktime_to_ns(ktime_get*()) -> ktime_get*_ns()
 //  A clock's nanosecond accessor returns the reading ktime_to_ns() made of
 //  its ktime_t, as u64 where ktime_to_ns() returns s64.  Nanoseconds since
@@ -76,14 +59,20 @@ ktime_to_ns@q(...)
 //  compared, divided, taken modulo or shifted, so both types give the same
 //  result.
 @direct depends on patch@
+identifier fn != {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
+                  ktime_get_clocktai_ns, ktime_get_raw_ns, ktime_get_coarse_ns,
+                  ktime_get_coarse_real_ns, ktime_get_coarse_boottime_ns,
+                  ktime_get_coarse_clocktai_ns};
 identifier clock_fn = {ktime_get, ktime_get_real, ktime_get_boottime,
                        ktime_get_clocktai, ktime_get_raw, ktime_get_coarse,
                        ktime_get_coarse_real, ktime_get_coarse_boottime,
                        ktime_get_coarse_clocktai};
 fresh identifier ns_fn = clock_fn ## "_ns";
 type T;
-position p != {signedness_matters.p, own_helper.q};
+position p != signedness_matters.p;
 @@
+fn(...) {
+<+...
 (
 // spelled out so that spatch keeps "(T)x" without a space after the cast
 - (T)ktime_to_ns@p(clock_fn())
@@ -92,6 +81,8 @@ position p != {signedness_matters.p, own_helper.q};
 - ktime_to_ns@p(clock_fn())
 + ns_fn()
 )
+...+>
+}
 
 @depends on context@
 identifier fn != {ktime_get_ns, ktime_get_real_ns, ktime_get_boottime_ns,
