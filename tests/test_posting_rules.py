@@ -223,6 +223,32 @@ class Splitting(unittest.TestCase):
             ["Jane Doe <jane@example.org>", "linux-rtc@vger.kernel.org"]))
 
 
+class Addressing(unittest.TestCase):
+    """series.address(): recipients are asked for (a get_maintainer.pl run a
+    file) only for the groups it is given, the posted ones."""
+
+    class Asked:
+        tree = type("Tree", (), {"version": "6.12.1"})()
+
+        def __init__(self):
+            self.files = []
+
+        def recipients(self, relpath, route):
+            self.files.append(relpath)
+            return [maintainers.recipient(f"M <m@{relpath}> (maintainer:{route['subsystem']})"),
+                    maintainers.recipient("list@example.org (open list:SHARED)")]
+
+    def test_only_the_given_groups_files_are_asked_for_and_each_address_once(self):
+        posted = dict(group("drivers/rtc/a.c"), files=["drivers/rtc/a.c", "drivers/rtc/b.c"],
+                      routes={f: {"subsystem": "RTC", "tree": "t", "route": "r"}
+                              for f in ("drivers/rtc/a.c", "drivers/rtc/b.c")})
+        asked = self.Asked()
+        series.address([posted], asked)
+        self.assertEqual(sorted(asked.files), ["drivers/rtc/a.c", "drivers/rtc/b.c"])
+        self.assertEqual([r["address"] for r in posted["recipients"]],
+                         ["M <m@drivers/rtc/a.c>", "list@example.org", "M <m@drivers/rtc/b.c>"])
+
+
 class Layout(unittest.TestCase):
     # drivers/rtc/rtc-meson-vrtc.c in 6.1, as the ktime-direct campaign changes it
     BEFORE = (b"\t\tunsigned long local_time;\n\t\tlong alarm_secs;\n\t\tstruct timespec64 time;\n\n"

@@ -81,12 +81,21 @@ class Maintainers:
         text = (self.tree.src / "MAINTAINERS").read_text(errors="replace")
         return next((parse_section(c) for c in re.split(r"\n\s*\n", text) if c.strip().startswith(name + "\n")), None)
 
-    def lookup(self, relpath: str) -> dict:
+    def route(self, relpath: str) -> dict:
+        """The subsystem of a file and the tree its patches go through."""
         sections = [parse_section(s) for s in self._get("--sections", "-f", relpath).split("\n\n") if s.strip()]
         tree_url, why, subsystem = posting_rules.route(relpath, sections, self.person_trees())
+        return {"subsystem": subsystem, "tree": tree_url, "route": why}
+
+    def recipients(self, relpath: str, route: dict) -> list:
+        """Who gets a patch of the file (route: route()'s answer for it); asked
+        only for patches that are posted, a second get_maintainer.pl run."""
         people = [recipient(l) for l in self._get("-f", relpath).splitlines() if l.strip()]
-        if why.endswith(posting_rules.LAST_RESORT_WHY):  # he merges it, so he is addressed
+        if route["route"].endswith(posting_rules.LAST_RESORT_WHY):  # he merges it, so he is addressed
             people.insert(0, {"address": posting_rules.LAST_RESORT_PERSON,
                               "role": f"maintainer:{posting_rules.LAST_RESORT_WHY}", "to": True})
-        return {"subsystem": subsystem, "tree": tree_url, "route": why,
-                "recipients": people}
+        return people
+
+    def lookup(self, relpath: str) -> dict:
+        found = self.route(relpath)
+        return dict(found, recipients=self.recipients(relpath, found))

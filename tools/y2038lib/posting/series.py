@@ -44,7 +44,7 @@ def group_commits(matches: Matches, maint: Maintainers):
     all_files = matches.changed_files()
     progress(f"asking get_maintainer.pl about {len(all_files)} files")
     with ThreadPoolExecutor(max_workers=4) as pool:
-        info = dict(zip(all_files, pool.map(maint.lookup, all_files)))
+        info = dict(zip(all_files, pool.map(maint.route, all_files)))
     groups = []
     previous = matches.baseline  # each campaign's commit is on the one before it
     for order, campaign in enumerate(matches.campaigns):
@@ -62,18 +62,13 @@ def group_commits(matches: Matches, maint: Maintainers):
                                   "removed": {f: rule.removed[f] for f in sorted(sites)},
                                   "listed": sorted({n for f in sites for n in (rule.listed or {}).get(f, [])}),
                                   "fired": fired_in(rule, sites)})
-            recipients: List[dict] = []
-            for f in files:
-                recipients += [r for r in info[f]["recipients"] if r["address"] not in {x["address"] for x in recipients}]
-            fix = campaign_info(campaign.name)["kind"] == "fix"
-            if fix and not posting_rules.is_newest(maint.tree.version):
-                recipients = fixes.stable_recipients(maint, recipients)
             groups.append({"campaign": campaign.name, "campaign_order": order, "prefix": prefix,
-                           "fix": fix,
+                           "fix": campaign_info(campaign.name)["kind"] == "fix",
                            "campaign_commit": campaign.commit, "previous_commit": previous,
                            "subsystem": subsystem,
                            "tree": info[files[0]]["tree"], "route": info[files[0]]["route"],
-                           "files": sorted(files), "rules": rules, "recipients": recipients,
+                           "routes": {f: info[f] for f in files},
+                           "files": sorted(files), "rules": rules,
                            "sites": sum(r["sites"] for r in rules)})
         previous = campaign.commit or previous
     # Fixes first, posted apart; per file, campaign order is kept: a file
@@ -81,6 +76,21 @@ def group_commits(matches: Matches, maint: Maintainers):
     groups.sort(key=lambda g: (not g["fix"], posting_rules.slug(g["tree"]), g["tree"], posting_rules.family(g["files"][0]),
                                g["campaign_order"], g["subsystem"], g["prefix"]))
     return groups
+
+
+def address(groups, maint: Maintainers) -> None:
+    """Each posted group's recipients: its files' people, each address once;
+    a fix for a stable series' tree goes to the stable team first."""
+    routes = {f: g["routes"][f] for g in groups for f in g["files"]}
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        people = dict(zip(routes, pool.map(lambda f: maint.recipients(f, routes[f]), routes)))
+    for group in groups:
+        recipients: List[dict] = []
+        for f in group["files"]:
+            recipients += [r for r in people[f] if r["address"] not in {x["address"] for x in recipients}]
+        if group["fix"] and not posting_rules.is_newest(maint.tree.version):
+            recipients = fixes.stable_recipients(maint, recipients)
+        group["recipients"] = recipients
 
 
 def fired_in(rule, files):
@@ -277,10 +287,12 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
                  f"as written): {out} kept")
         return out
     stamp.unlink(missing_ok=True)
-    groups, held = hold_cleanups(group_commits(matches, Maintainers(tree)), tree.version,
+    maint = Maintainers(tree)
+    groups, held = hold_cleanups(group_commits(matches, maint), tree.version,
                                  lambda group: mainline_has(tree, group),
                                  lambda group: mainline_fixes.fixed_in_mainline(baseline_diffs(tree, group)),
                                  lambda group: sixty_four_bit_only(tree, group))
+    address(groups, maint)
     if not groups:
         progress("no sites to post: nothing to put in a series")
     postings = split_postings(groups)
