@@ -11,7 +11,6 @@ import shutil
 import fnmatch
 import subprocess
 import tempfile
-import threading
 import unittest
 from unittest import mock
 from types import SimpleNamespace
@@ -137,64 +136,119 @@ class Prove(unittest.TestCase):
     look at the fixed file each build would compile, the boots by a look
     at the image each would boot."""
 
-    def test_the_patched_tree_boots_with_the_fix_then_without_it_and_is_left_at_the_series(self):
+    def planted(self, tmp: str) -> SimpleNamespace:
         check = fix_checks.check_for([WORKQUEUE])
+        src, state = Path(tmp) / "src", Path(tmp) / "state"
+        (src / "kernel").mkdir(parents=True)
+        builder = PlantedBuilder(src)
+        fixed = src / WORKQUEUE
+        fixed.write_text("unsigned long thresh_ns = thresh_us * NSEC_PER_USEC;\n")
+        builder.git("init", "-q")
+        builder.git("add", "-A")
+        builder.git("commit", "-q", "-m", "baseline")
+        fixed.write_text("u64 thresh_ns = (u64)thresh_us * NSEC_PER_USEC;\n")
+        builder.git("commit", "-q", "-am", "workqueue: multiply in 64 bits")
+        patch = Path(tmp) / "0001-fix.patch"
+        patch.write_text(builder.git("format-patch", "-1", "--stdout").stdout)
+        out = Path(tmp) / "boot" / "x86_64"
+        out.mkdir(parents=True)
+        kernel = SimpleNamespace(builder=builder, out=out, machine=SimpleNamespace(arch="x86_64"))
+        return SimpleNamespace(check=check, builder=builder, fixed=fixed, patch=patch, out=out, state=state,
+                               head=builder.git("rev-parse", "HEAD").stdout.strip(),
+                               boots=SimpleNamespace(kernel_inputs=lambda variant, arch: ["tree-id"],
+                                                     kernel=lambda v, a: kernel),
+                               tree=SimpleNamespace(baseline="b" * 40, state=state), built_from=[], booted=[])
+
+    def faked(self, t: SimpleNamespace):
+        """build_with_check, boot_with_check and build_initramfs replaced:
+        an image holds what its kernel was built from; a boot reads it."""
+        def build_with_check(k, c, label):
+            t.built_from.append((label, t.fixed.read_text().split()[0]))
+            (t.out / "bzImage").write_text(t.built_from[-1][1])
+            return t.out / "bzImage", []
+
+        def boot_with_check(tree, k, c, label, built, initramfs):
+            t.booted.append((label, built[0].read_text()))
+            return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
+        return mock.patch.multiple(fix_proofs, boot_with_check=boot_with_check, build_with_check=build_with_check,
+                                   build_initramfs=lambda tree, machine: None)
+
+    def test_the_patched_tree_boots_with_the_fix_and_without_it_and_is_left_at_the_series(self):
         with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
-            src, state = Path(tmp) / "src", Path(tmp) / "state"
-            (src / "kernel").mkdir(parents=True)
-            builder = PlantedBuilder(src)
-            fixed = src / WORKQUEUE
-            fixed.write_text("unsigned long thresh_ns = thresh_us * NSEC_PER_USEC;\n")
-            builder.git("init", "-q")
-            builder.git("add", "-A")
-            builder.git("commit", "-q", "-m", "baseline")
-            fixed.write_text("u64 thresh_ns = (u64)thresh_us * NSEC_PER_USEC;\n")
-            builder.git("commit", "-q", "-am", "workqueue: multiply in 64 bits")
-            patch = Path(tmp) / "0001-fix.patch"
-            patch.write_text(builder.git("format-patch", "-1", "--stdout").stdout)
-            head = builder.git("rev-parse", "HEAD").stdout.strip()
-            out = Path(tmp) / "boot" / "x86_64"
-            out.mkdir(parents=True)
-            kernel = SimpleNamespace(builder=builder, out=out, machine=SimpleNamespace(arch="x86_64"))
-            boots = SimpleNamespace(kernel_inputs=lambda variant, arch: ["tree-id"], kernel=lambda v, a: kernel)
-            built_from, booted = [], []
-            without_fix_built = threading.Event()
-
-            def build_with_check(k, c, label):  # the image holds what its kernel was built from
-                built_from.append((label, fixed.read_text().split()[0]))
-                (out / "bzImage").write_text(built_from[-1][1])
-                if label == "without-fix":
-                    without_fix_built.set()
-                return out / "bzImage", []
-
-            def boot_with_check(tree, k, c, label, built, initramfs):
-                if label == "with-fix":  # booted while the kernel without the fix builds
-                    self.assertTrue(without_fix_built.wait(10), "the with-fix boot waited for no build")
-                booted.append((label, built[0].read_text()))
-                return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
-            tree = SimpleNamespace(baseline="b" * 40, state=state)
-            with mock.patch.object(fix_proofs, "boot_with_check", boot_with_check), \
-                    mock.patch.object(fix_proofs, "build_with_check", build_with_check), \
-                    mock.patch.object(fix_proofs, "build_initramfs", lambda tree, machine: None):
-                result = fix_proofs.prove(tree, boots, patch, check)
-                self.assertEqual(built_from, [("with-fix", "u64"), ("without-fix", "unsigned")])
-                # the with-fix boot's copy of its image kept it through the without-fix build, and is gone
-                self.assertEqual(sorted(booted), [("with-fix", "u64"), ("without-fix", "unsigned")])
-                self.assertEqual([p.name for p in out.parent.iterdir()], ["x86_64"])
+            t = self.planted(tmp)
+            with self.faked(t):
+                result = fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
+                self.assertEqual(t.built_from, [("with-fix", "u64"), ("without-fix", "unsigned")])
+                # the with-fix image's copy kept it through the without-fix build; both copies are gone
+                self.assertEqual(sorted(t.booted), [("with-fix", "u64"), ("without-fix", "unsigned")])
+                self.assertEqual([p.name for p in t.out.parent.iterdir()], ["x86_64"])
+                self.assertFalse((t.state / "fix-proofs" / t.check.name / "images.json").exists())
                 self.assertEqual(result["verdict"], "proven")
-                self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
-                self.assertEqual(builder.git("status", "--porcelain").stdout, "")
-                again = fix_proofs.prove(tree, boots, patch, check)  # same inputs: kept, nothing built or booted
-                self.assertEqual((len(built_from), again["reused"]), (2, True))
+                self.assertEqual(t.builder.git("rev-parse", "HEAD").stdout.strip(), t.head)
+                self.assertEqual(t.builder.git("status", "--porcelain").stdout, "")
+                again = fix_proofs.prove(t.tree, t.boots, t.patch, t.check)  # same inputs: kept, nothing built or booted
+                self.assertEqual((len(t.built_from), len(t.booted), again["reused"]), (2, 2, True))
                 # a fix a later patch rewrote cannot be taken out: its proof is an error, the tree stays at the series
                 rewritten = Path(tmp) / "0002-rewritten.patch"
-                rewritten.write_text(patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
-                without_fix_built.set()  # no kernel without the fix: the boot beside waits for none
-                failed = fix_proofs.prove(tree, boots, rewritten, check)
+                rewritten.write_text(t.patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
+                failed = fix_proofs.prove(t.tree, t.boots, rewritten, t.check)
             self.assertEqual(failed["verdict"], "error")
             self.assertIn("does not come out of the patched tree again", failed["before"]["problems"][0])
-            self.assertEqual(built_from[2:], [("with-fix", "u64")])
-            self.assertEqual(builder.git("rev-parse", "HEAD").stdout.strip(), head)
+            self.assertEqual(t.built_from[2:], [("with-fix", "u64")])
+            self.assertEqual(t.builder.git("rev-parse", "HEAD").stdout.strip(), t.head)
+
+    def test_kernels_built_ahead_are_booted_without_building_again(self):
+        """make run builds a proof's kernels while the boot stage's guests run
+        (build_proof_kernels -> build_images); the proof then only boots."""
+        with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
+            t = self.planted(tmp)
+            with self.faked(t):
+                key = fix_proofs.proof_key(t.boots, t.patch, t.check)
+                fix_proofs.build_images(t.tree, t.boots, t.patch, t.check, key)
+                self.assertEqual((t.built_from, t.booted), ([("with-fix", "u64"), ("without-fix", "unsigned")], []))
+                (t.out / "bzImage").write_text("overwritten by a later build")
+                result = fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
+            self.assertEqual(len(t.built_from), 2)
+            self.assertEqual(sorted(t.booted), [("with-fix", "u64"), ("without-fix", "unsigned")])
+            self.assertEqual(result["verdict"], "proven")
+
+    def test_kernels_built_for_other_inputs_are_built_again(self):
+        with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
+            t = self.planted(tmp)
+            with self.faked(t):
+                fix_proofs.build_images(t.tree, t.boots, t.patch, t.check, "another key")
+                fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
+            self.assertEqual(len(t.built_from), 4)
+
+
+class GuestsStarted(unittest.TestCase):
+    """boot.AllStarted: the boot stage's while_booting runs once, when the
+    last guest has started or was found not to boot."""
+
+    def test_called_once_after_every_guest_and_never_before(self):
+        calls = []
+        latch = boot.AllStarted(2, lambda: calls.append("built"))
+        first, second = latch.one(), latch.one()
+        first()
+        first()  # a guest says it twice (before QEMU and when its boot ends): counted once
+        self.assertEqual(calls, [])
+        second()
+        second()
+        self.assertEqual(calls, ["built"])
+
+    def test_a_guest_that_fails_before_booting_still_counts(self):
+        calls = []
+        boots = boot.Boots.__new__(boot.Boots)
+        boots.jobs = 2
+
+        def saved(variant, arch):  # x86_64 was booted before with these inputs; arm's inputs cannot be read
+            if arch == "arm":
+                raise Y2038Error("arm: no kernel source")
+            return "key", Path("/nonexistent"), {"verdict": "pass"}
+        boots.saved = saved
+        with self.assertRaises(Y2038Error):
+            boots.boot_at_once("patched", ["x86_64", "arm"], lambda: calls.append("built"))
+        self.assertEqual(calls, ["built"])
 
 
 if __name__ == "__main__":

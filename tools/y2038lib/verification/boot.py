@@ -22,6 +22,8 @@ import calendar
 import json
 import os
 import re
+import shutil
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -292,9 +294,11 @@ def build_kernel(kernel: Kernel) -> tuple:
     return image, errors, time.monotonic() - started
 
 
-def boot_one(tree, kernel: Kernel, initrd, legacy_source, suites, files, built=None) -> dict:
+def boot_one(tree, kernel: Kernel, initrd, legacy_source, suites, files, built=None, booting=lambda: None) -> dict:
     """files: the series' changed files, to record which of them the kernel
-    built; built: build_kernel()'s answer when the kernel was built already."""
+    built; built: build_kernel()'s answer when the kernel was built already;
+    booting: called once the guest needs nothing more of the build
+    directory (it boots a copy of the image)."""
     machine, variant = kernel.machine, kernel.variant
     image, errors, kernel_seconds = built or build_kernel(kernel)
     started = time.monotonic()
@@ -311,9 +315,15 @@ def boot_one(tree, kernel: Kernel, initrd, legacy_source, suites, files, built=N
     extra = legacy.cpio(kernel.src, modules["modules"], kernel.out.parent / f"legacy-{machine.arch}.cpio")
     initrd = legacy.initramfs_with_modules(initrd, extra, kernel.out.parent / f"initramfs-{machine.arch}.cpio")
     log = kernel.out.parent / f"console-{machine.arch}.log"
-    with Step(f"{variant} {machine.arch}: booting in QEMU (console: {log})"):
-        console, seconds, exited = run_qemu(machine, image, initrd, log,
-                                            boot_suites.cmdline(suites, selftests_for(machine)))
+    booted = kernel.out.parent / f"{image.name}-{machine.arch}-booting"
+    shutil.copyfile(image, booted)
+    booting()
+    try:
+        with Step(f"{variant} {machine.arch}: booting in QEMU (console: {log})"):
+            console, seconds, exited = run_qemu(machine, booted, initrd, log,
+                                                boot_suites.cmdline(suites, selftests_for(machine)))
+    finally:
+        booted.unlink()
     result = parse_console(tree, console, exited, bool(suites["kunit"]))
     result.update(seconds=seconds, build_seconds=build_seconds, log=str(log),
                   legacy_build_warnings=modules["warnings"], suites=suites, compiled=compiled,
@@ -429,39 +439,69 @@ class Boots:
             futures = {arch: pool.submit(build_kernel, kernel) for arch, kernel in kernels.items()}
             self.built.update({(variant, arch): future.result() for arch, future in futures.items()})
 
-    def boot_at_once(self, variant, arches) -> dict:
+    def boot_at_once(self, variant, arches, while_booting=lambda: None) -> dict:
         """{arch: boot()}: QEMU's TCG runs a guest on one core, so the
-        machines boot at once, a core each (as many as make's jobs)."""
+        machines boot at once, a core each (as many as make's jobs).
+        while_booting: called once no guest needs its build directory."""
+        latch = AllStarted(len(arches), while_booting)
+        started = {arch: latch.one() for arch in arches}
         with ThreadPoolExecutor(max_workers=max(1, min(len(arches), self.jobs))) as pool:
-            return dict(zip(arches, pool.map(lambda arch: self.boot(variant, arch), arches)))
+            return dict(zip(arches, pool.map(lambda arch: self.boot(variant, arch, started[arch]), arches)))
 
-    def boot(self, variant, arch) -> dict:
-        key, path, kept = self.saved(variant, arch)
-        if kept is not None:
-            progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
-                     f"legacy modules as its last boot): {kept['verdict'].upper()}")
-            return dict(kept, reused=True)
-        result = boot_one(self.tree, self.kernel(variant, arch), build_initramfs(self.tree, MACHINES[arch]),
-                          self.legacy_source, boot_suites.plan(variant, self.files), self.files,
-                          self.built.pop((variant, arch), None))
+    def boot(self, variant, arch, started=lambda: None) -> dict:
+        try:
+            key, path, kept = self.saved(variant, arch)
+            if kept is not None:
+                progress(f"{variant} {arch}: unchanged (same kernel source, configuration, init, tests and "
+                         f"legacy modules as its last boot): {kept['verdict'].upper()}")
+                return dict(kept, reused=True)
+            result = boot_one(self.tree, self.kernel(variant, arch), build_initramfs(self.tree, MACHINES[arch]),
+                              self.legacy_source, boot_suites.plan(variant, self.files), self.files,
+                              self.built.pop((variant, arch), None), started)
+        finally:
+            started()  # a guest that does not boot needs nothing either
         path.parent.mkdir(exist_ok=True)
         write_json(path, {"key": key, "result": result})
         return result
 
 
+class AllStarted:
+    """Calls then() once, in the thread of the last guest to start (or to
+    be found not to boot): each guest calls its own one() at least once."""
+
+    def __init__(self, count: int, then):
+        self.left, self.then, self.lock = count, then, threading.Lock()
+
+    def one(self):
+        done = []
+
+        def started():
+            with self.lock:
+                if done:
+                    return
+                done.append(True)
+                self.left -= 1
+                last = self.left == 0
+            if last:
+                self.then()
+        return started
+
+
 def boot_stage(tree, series_dir: Path, jobs: int, arches=tuple(MACHINES), pristine="auto",
-               distcc=False) -> SeriesResults:
+               distcc=False, while_booting=lambda: None) -> SeriesResults:
     """pristine: "auto" boots the pristine kernel of an architecture only
     when the patched one fails something (to tell a regression from a
     known failure), "always" or "never".  A boot whose inputs (boot_key)
-    are those of the last boot of that kernel is not run again."""
+    are those of the last boot of that kernel is not run again.
+    while_booting: called (and must return at once) when the patched
+    guests have all started: the patched build directories are free."""
     results = SeriesResults.read(series_dir)
     boots = Boots(tree, series_dir, results, jobs, distcc)
     with Step(f"converting the legacy modules into {boots.legacy_source}"):
         legacy.convert_sources(boots.legacy_source, jobs)
     pristines: dict = {}
     boots.build_side_by_side("patched", arches)
-    patched = boots.boot_at_once("patched", arches)
+    patched = boots.boot_at_once("patched", arches, while_booting)
     for arch in arches:
         failing = patched[arch]["problems"] or any(t["result"] == "fail" for t in patched[arch]["tests"])
         if pristine == "always" or (pristine == "auto" and failing):

@@ -7,11 +7,11 @@ boot stage's patched kernel for its machine (Arch:), which carries the
 whole verified series: that kernel, booted with only the check's KUnit
 suite, is the kernel with the fix.  Then the fix alone is taken back out
 of its worktree (git apply -R), the kernel built again (only what the fix
-touches recompiles) and booted: the kernel without it.  The kernel with the
-fix boots (a copy of its image) while the one without it builds.  The worktree is
-left at the series.  The KUnit suite runs before /init; the clock is the
-test's to set.  A proof's result is kept by its inputs (dependency_key)
-and not redone while they hold.
+touches recompiles): the kernel without it.  Copies of both images boot at
+once; `make run` builds them while its boot stage's guests run.  The
+worktree is left at the series.  The KUnit suite runs before /init; the
+clock is the test's to set.  A proof's result is kept by its inputs
+(dependency_key) and not redone while they hold.
 """
 import shutil
 import time
@@ -52,45 +52,100 @@ def boot_with_check(tree, kernel: Kernel, check: Check, label: str, built: tuple
     return {"verdict": verdict, "cases": cases, "problems": problems, "seconds": seconds, "log": str(log)}
 
 
-def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
-    """Boot the patched kernel with the check, then without the fix: proven
-    when the check passes with it and fails without it."""
-    key = dependency_key(*boots.kernel_inputs("patched", check.arch), patch.read_bytes(), INIT_SOURCE,
-                         code=[__file__])
+def proof_key(boots: Boots, patch: Path, check: Check) -> str:
+    return dependency_key(*boots.kernel_inputs("patched", check.arch), patch.read_bytes(), INIT_SOURCE,
+                          code=[__file__])
+
+
+def kept_proof(tree, boots: Boots, patch: Path, check: Check):
+    """(the proof's key, where its result is kept, the result kept there when it has this key)."""
+    key = proof_key(boots, patch, check)
     saved = tree.state / "fix-proofs" / check.name / "result.json"
-    if saved.exists() and read_json(saved, "boot").get("key") == key:
-        result = read_json(saved, "boot")["result"]
-        progress(f"fix proof {check.name}: unchanged (same fix, check and kernel): {result['verdict']}")
-        return dict(result, reused=True)
-    started = time.monotonic()
+    kept = read_json(saved, "boot") if saved.exists() else {}
+    return key, saved, kept["result"] if kept.get("key") == key else None
+
+
+def build_images(tree, boots: Boots, patch: Path, check: Check, key: str) -> dict:
+    """The two kernels of a proof: {"with-fix": (image or None, build errors),
+    "without-fix": the same, or (None, None) with "not-taken-out": why, when
+    the fix does not come out of the tree}.  Each image is a copy: the build
+    directory is the patched kernel's.  Kept in images.json with the
+    proof's key until the proof boots them."""
+    record = tree.state / "fix-proofs" / check.name / "images.json"
+    if record.exists():
+        kept = read_json(record, "boot")
+        if kept["key"] == key and all(Path(i).exists() for i, _ in kept["images"].values() if i):
+            return dict({label: (Path(i) if i else None, errors) for label, (i, errors) in kept["images"].items()},
+                        **{k: v for k, v in kept.items() if k == "not-taken-out"})
     kernel = boots.kernel("patched", check.arch)
     builder = kernel.builder
     head = builder.git("rev-parse", "HEAD").stdout.strip()
+    images: dict = {"with-fix": kept_copy(kernel, check, "with-fix", build_with_check(kernel, check, "with-fix"))}
+    try:
+        taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
+        if taken_out.returncode == 0:
+            builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
+            images["without-fix"] = kept_copy(kernel, check, "without-fix",
+                                              build_with_check(kernel, check, "without-fix"))
+        else:  # this fix has no kernel without it; the other fixes' proofs go on
+            images["without-fix"] = (None, None)
+            images["not-taken-out"] = (f"{patch.name} does not come out of the patched tree again "
+                                       f"({(taken_out.stderr.strip().splitlines() or ['?'])[0]}): "
+                                       "a later patch changed its lines")
+    finally:
+        builder.git("reset", "-q", "--hard", head)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    write_json(record, {"key": key, **{k: v for k, v in images.items() if k == "not-taken-out"},
+                        "images": {label: (str(images[label][0]) if images[label][0] else None, images[label][1])
+                                   for label in ("with-fix", "without-fix")}})
+    return images
+
+
+def kept_copy(kernel: Kernel, check: Check, label: str, built: tuple) -> tuple:
+    image, errors = built
+    if not image:
+        return None, errors
+    copy = kernel.out.parent / f"{image.name}-{check.name}-{label}"
+    shutil.copyfile(image, copy)
+    return copy, errors
+
+
+def build_proof_kernels(tree, series_dir: Path, jobs: int, distcc: bool = False) -> None:
+    """The kernels of every proof still to run, built now: `make run` calls
+    this while the boot stage's guests wait for 2038 and leave the CPU idle."""
+    results = SeriesResults.read(series_dir)
+    if results.build is None or results.build.baseline != tree.baseline:
+        return  # the proof stage says why
+    boots = Boots(tree, series_dir, results, jobs, distcc)
+    for patch, check in proofs_to_make(results, boots):
+        if check is None:
+            continue
+        key, _, kept = kept_proof(tree, boots, series_dir / patch.name, check)
+        if kept is None:
+            build_images(tree, boots, series_dir / patch.name, check, key)
+
+
+def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
+    """Boot the patched kernel with the check and the same kernel without
+    the fix, at once: proven when the check passes with it and fails without it."""
+    key, saved, kept = kept_proof(tree, boots, patch, check)
+    if kept is not None:
+        progress(f"fix proof {check.name}: unchanged (same fix, check and kernel): {kept['verdict']}")
+        return dict(kept, reused=True)
+    started = time.monotonic()
+    images = build_images(tree, boots, patch, check, key)
+    kernel = boots.kernel("patched", check.arch)
     initramfs = build_initramfs(tree, kernel.machine)
-    image, errors = build_with_check(kernel, check, "with-fix")
-    # a copy of it boots (QEMU: a core) while the kernel without the fix builds
-    # in the same directory; an error there waits for this boot to end
-    copy = None
-    if image:
-        copy = kernel.out.parent / f"{image.name}-{check.name}-with-fix"
-        shutil.copyfile(image, copy)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", (copy, errors), initramfs)
-        try:
-            taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
-            if taken_out.returncode == 0:
-                builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
-                before = boot_with_check(tree, kernel, check, "without-fix",
-                                         build_with_check(kernel, check, "without-fix"), initramfs)
-            else:  # this fix has no kernel without it; the other fixes' proofs go on
-                before = {"verdict": "error", "cases": [], "problems": [
-                    f"{patch.name} does not come out of the patched tree again "
-                    f"({(taken_out.stderr.strip().splitlines() or ['?'])[0]}): a later patch changed its lines"]}
-        finally:
-            builder.git("reset", "-q", "--hard", head)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", images["with-fix"], initramfs)
+        before = ({"verdict": "error", "cases": [], "problems": [images["not-taken-out"]]}
+                  if "not-taken-out" in images
+                  else boot_with_check(tree, kernel, check, "without-fix", images["without-fix"], initramfs))
         after = booting.result()
-    if copy:
-        copy.unlink()
+    for label in ("with-fix", "without-fix"):
+        if images[label][0]:
+            images[label][0].unlink()
+    (saved.parent / "images.json").unlink()
     result = {"check": check.name, "suite": check.suite, "arch": check.arch, "before": before, "after": after,
               "verdict": verdict(before, after), "seconds": round(time.monotonic() - started, 1)}
     saved.parent.mkdir(parents=True, exist_ok=True)
@@ -112,17 +167,21 @@ NO_CHECK = (f"no guest check: {FIX_CHECKS_DIR}/ has none for this code yet, so t
             "(build stage) but not proven in a boot")
 
 
+def proofs_to_make(results: SeriesResults, boots: Boots) -> list:
+    """[(fix patch, its check or None)] of every verified fix of the series."""
+    verified = results.build.verified if results.build else []
+    return [(p, boots.fix_checks.get(p.name)) for p in results.fix_patches() if p.name in verified]
+
+
 def proofs_stage(tree, series_dir: Path, jobs: int, distcc: bool = False) -> SeriesResults:
     """Every verified fix patch of the series proven (or said to have no
     check); results.json's fix_proofs and the fix postings' cover letters."""
     results = SeriesResults.read(series_dir)
     if results.build is None or results.build.baseline != tree.baseline:
         raise Y2038Error(f"{series_dir}: no build results for this baseline: run `tools/y2038 build` first")
-    fixes = [p for p in results.fix_patches() if p.name in results.build.verified]
     boots = Boots(tree, series_dir, results, jobs, distcc)
     proofs = {}
-    for patch in fixes:
-        check = boots.fix_checks.get(patch.name)
+    for patch, check in proofs_to_make(results, boots):
         proofs[patch.name] = (FixProof.from_json(prove(tree, boots, series_dir / patch.name, check), "fix proof")
                               if check else FixProof(verdict=NO_CHECK))
     results.fix_proofs = proofs or None
