@@ -52,7 +52,8 @@ def recipient(line: str) -> dict:
 
 
 class Maintainers:
-    """Answers from get_maintainer.pl, once per file."""
+    """Answers from get_maintainer.pl: the route of every changed file, the
+    recipients of those with a posted patch."""
 
     def __init__(self, tree):
         self.tree = tree
