@@ -11,6 +11,7 @@ import shutil
 import fnmatch
 import subprocess
 import tempfile
+import threading
 import unittest
 from unittest import mock
 from types import SimpleNamespace
@@ -167,8 +168,11 @@ class Prove(unittest.TestCase):
             (t.out / "bzImage").write_text(t.built_from[-1][1])
             return t.out / "bzImage", []
 
+        both_booting = threading.Barrier(2, timeout=10)
+
         def boot_with_check(tree, k, c, label, built, initramfs):
             t.booted.append((label, built[0].read_text()))
+            both_booting.wait()  # the other kernel boots at the same time, or this times out
             return {"verdict": "pass" if label == "with-fix" else "fail", "cases": []}
         return mock.patch.multiple(fix_proofs, boot_with_check=boot_with_check, build_with_check=build_with_check,
                                    build_initramfs=lambda tree, machine: None)
@@ -182,7 +186,7 @@ class Prove(unittest.TestCase):
                 # the with-fix image's copy kept it through the without-fix build; both copies are gone
                 self.assertEqual(sorted(t.booted), [("with-fix", "u64"), ("without-fix", "unsigned")])
                 self.assertEqual([p.name for p in t.out.parent.iterdir()], ["x86_64"])
-                self.assertFalse((t.state / "fix-proofs" / t.check.name / "images.json").exists())
+                self.assertFalse(fix_proofs.images_record(t.tree, t.patch, t.check).exists())
                 self.assertEqual(result["verdict"], "proven")
                 self.assertEqual(t.builder.git("rev-parse", "HEAD").stdout.strip(), t.head)
                 self.assertEqual(t.builder.git("status", "--porcelain").stdout, "")
@@ -191,7 +195,9 @@ class Prove(unittest.TestCase):
                 # a fix a later patch rewrote cannot be taken out: its proof is an error, the tree stays at the series
                 rewritten = Path(tmp) / "0002-rewritten.patch"
                 rewritten.write_text(t.patch.read_text().replace("+u64 thresh_ns", "+s64 thresh_ns"))
-                failed = fix_proofs.prove(t.tree, t.boots, rewritten, t.check)
+                with mock.patch.object(fix_proofs, "boot_with_check", lambda *a: t.booted.append(a[3]) or {
+                        "verdict": "pass", "cases": []}):  # one boot: no kernel without the fix
+                    failed = fix_proofs.prove(t.tree, t.boots, rewritten, t.check)
             self.assertEqual(failed["verdict"], "error")
             self.assertIn("does not come out of the patched tree again", failed["before"]["problems"][0])
             self.assertEqual(t.built_from[2:], [("with-fix", "u64")])
@@ -199,12 +205,12 @@ class Prove(unittest.TestCase):
 
     def test_kernels_built_ahead_are_booted_without_building_again(self):
         """make run builds a proof's kernels while the boot stage's guests run
-        (build_proof_kernels -> build_images); the proof then only boots."""
+        (AheadBuilds -> build_images); the proof then only boots them."""
         with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
             t = self.planted(tmp)
             with self.faked(t):
                 key = fix_proofs.proof_key(t.boots, t.patch, t.check)
-                fix_proofs.build_images(t.tree, t.boots, t.patch, t.check, key)
+                fix_proofs.build_images(t.tree, t.boots.kernel("patched", "x86_64"), t.patch, t.check, key)
                 self.assertEqual((t.built_from, t.booted), ([("with-fix", "u64"), ("without-fix", "unsigned")], []))
                 (t.out / "bzImage").write_text("overwritten by a later build")
                 result = fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
@@ -216,9 +222,48 @@ class Prove(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
             t = self.planted(tmp)
             with self.faked(t):
-                fix_proofs.build_images(t.tree, t.boots, t.patch, t.check, "another key")
+                fix_proofs.build_images(t.tree, t.boots.kernel("patched", "x86_64"), t.patch, t.check, "another key")
                 fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
             self.assertEqual(len(t.built_from), 4)
+
+    def test_kernels_whose_copies_are_gone_are_built_again(self):
+        with tempfile.TemporaryDirectory(prefix="y2038-proof-") as tmp:
+            t = self.planted(tmp)
+            with self.faked(t):
+                key = fix_proofs.proof_key(t.boots, t.patch, t.check)
+                images = fix_proofs.build_images(t.tree, t.boots.kernel("patched", "x86_64"), t.patch, t.check, key)
+                images["without-fix"][0].unlink()
+                result = fix_proofs.prove(t.tree, t.boots, t.patch, t.check)
+            self.assertEqual((len(t.built_from), result["verdict"]), (4, "proven"))
+
+
+class AheadBuilding(unittest.TestCase):
+    def test_stop_ends_a_running_make_and_no_make_starts_after(self):
+        kernel = SimpleNamespace(make_command=lambda *targets: ["sleep", "30"], src=Path("/"), out=Path("/"),
+                                 builder=SimpleNamespace(env=dict(os.environ)))
+        ahead = fix_proofs.AheadBuilds(SimpleNamespace(), Path("/nonexistent"), 1)
+        answers = []
+        making = threading.Thread(target=lambda: answers.append(ahead.make(kernel, ("bzImage",), False)))
+        making.start()
+        for _ in range(100):
+            if ahead.processes:
+                break
+            threading.Event().wait(0.05)
+        ahead.stop()
+        making.join(5)
+        self.assertFalse(making.is_alive(), "the make was not ended")
+        self.assertLess(answers[0].returncode, 0)  # killed by the signal
+        with self.assertRaises(Y2038Error):
+            ahead.make(kernel, ("bzImage",), False)
+
+    def test_a_failure_is_said_and_left_to_the_proofs(self):
+        ahead = fix_proofs.AheadBuilds(SimpleNamespace(baseline="b" * 40), Path("/nonexistent/series"), 1)
+        said = []
+        with mock.patch.object(fix_proofs, "progress", said.append):
+            ahead.start()
+            ahead.finish()
+        self.assertEqual(len(said), 1)
+        self.assertIn("were not built ahead", said[0])
 
 
 class GuestsStarted(unittest.TestCase):
@@ -249,6 +294,30 @@ class GuestsStarted(unittest.TestCase):
         with self.assertRaises(Y2038Error):
             boots.boot_at_once("patched", ["x86_64", "arm"], lambda: calls.append("built"))
         self.assertEqual(calls, ["built"])
+
+    def test_a_guest_says_it_started_after_its_modules_and_boots_a_copy_of_its_image(self):
+        with tempfile.TemporaryDirectory(prefix="y2038-boot-") as tmp:
+            out = Path(tmp) / "x86_64"
+            out.mkdir()
+            image = out / "bzImage"
+            image.write_text("the patched kernel")
+            kernel = SimpleNamespace(machine=boot.MACHINES["x86_64"], variant="patched", out=out, src=Path(tmp),
+                                     fragments=[])
+            order = []
+
+            def qemu(machine, booted, initrd, log, params):
+                image.write_text("a kernel built while the guest runs")
+                order.append(("qemu", booted.read_text()))
+                return "", 1.0, True
+            with mock.patch.multiple(boot.legacy, build=lambda *a: order.append("modules") or {
+                                         "errors": [], "warnings": [], "modules": []},
+                                     cpio=lambda *a: None, initramfs_with_modules=lambda *a: None), \
+                    mock.patch.multiple(boot, run_qemu=qemu, changed_files_built=lambda *a: {},
+                                        parse_console=lambda *a: {}):
+                boot.boot_one(None, kernel, None, None, {"kunit": [], "selftests": []}, [], (image, [], 0.0),
+                              lambda: order.append("started"))
+            self.assertEqual(order, ["modules", "started", ("qemu", "the patched kernel")])
+            self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()), ["x86_64"])  # the copy is gone
 
 
 if __name__ == "__main__":

@@ -4,7 +4,6 @@ import argparse
 import os
 import signal
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .engine import apply, rules
@@ -262,13 +261,12 @@ def cmd_run(args) -> int:
         print(build.build_text(build.build_stage(t, out, jobs, series.withdraw_unverified, distcc=args.distcc)))
     finally:
         early.stop()  # the boot stage's make goes on from where it stopped, at the run's priority
-    # the fix proofs' kernels build while the guests wait for 2038 (the CPU is idle)
-    with ThreadPoolExecutor(max_workers=1) as proof_kernels:
-        building = []
-        results = boot.boot_stage(t, out, jobs, distcc=args.distcc, while_booting=lambda: building.append(
-            proof_kernels.submit(fix_proofs.build_proof_kernels, t, out, jobs, args.distcc)))
-        for future in building:
-            future.result()
+    ahead = fix_proofs.AheadBuilds(t, out, jobs, args.distcc)
+    try:
+        results = boot.boot_stage(t, out, jobs, distcc=args.distcc, while_booting=ahead.start)
+        ahead.finish()
+    finally:
+        ahead.stop()  # ended with the run when the boot stage failed or was stopped
     print(boot.boot_text(results))
     fixes_proven = prove_fixes(t, out, jobs, args.distcc)
     html_path, _ = report.report_stage(out)

@@ -43,6 +43,7 @@ def group_commits(matches: Matches, maint: Maintainers):
     """[(sort key, group dict)] one per campaign x subsystem."""
     all_files = matches.changed_files()
     progress(f"asking get_maintainer.pl about {len(all_files)} files")
+    maint.person_trees()  # read once, before the threads
     with ThreadPoolExecutor(max_workers=4) as pool:
         info = dict(zip(all_files, pool.map(maint.route, all_files)))
     groups = []

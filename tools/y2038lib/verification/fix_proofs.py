@@ -13,12 +13,16 @@ worktree is left at the series.  The KUnit suite runs before /init; the
 clock is the test's to set.  A proof's result is kept by its inputs
 (dependency_key) and not redone while they hold.
 """
+import os
 import shutil
+import signal
+import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..common import Step, Y2038Error, dependency_key, progress, read_json, write_json
+from ..common import COMMANDS, Step, Y2038Error, dependency_key, progress, read_json, write_json
 from ..posting import covers
 from ..records import FIX_CHECKS_DIR, FixProof, SeriesResults
 from .boot import INIT_SOURCE, Boots, Kernel, build_initramfs, kunit_results, run_qemu
@@ -65,33 +69,42 @@ def kept_proof(tree, boots: Boots, patch: Path, check: Check):
     return key, saved, kept["result"] if kept.get("key") == key else None
 
 
-def build_images(tree, boots: Boots, patch: Path, check: Check, key: str) -> dict:
+def images_record(tree, patch: Path, check: Check) -> Path:
+    return tree.state / "fix-proofs" / check.name / f"{patch.stem}.images.json"
+
+
+def build_images(tree, kernel: Kernel, patch: Path, check: Check, key: str) -> dict:
     """The two kernels of a proof: {"with-fix": (image or None, build errors),
     "without-fix": the same, or (None, None) with "not-taken-out": why, when
-    the fix does not come out of the tree}.  Each image is a copy: the build
-    directory is the patched kernel's.  Kept in images.json with the
-    proof's key until the proof boots them."""
-    record = tree.state / "fix-proofs" / check.name / "images.json"
+    the fix does not come out of the tree}.  Each image is a copy (the build
+    directory is the patched kernel's), named for the fix; the record of
+    them (images_record) is written once both are made, with the proof's
+    key, and removed when the proof has booted them."""
+    record = images_record(tree, patch, check)
     if record.exists():
         kept = read_json(record, "boot")
-        if kept["key"] == key and all(Path(i).exists() for i, _ in kept["images"].values() if i):
+        if kept.get("key") == key and all(Path(i).exists() for i, _ in kept["images"].values() if i):
             return dict({label: (Path(i) if i else None, errors) for label, (i, errors) in kept["images"].items()},
                         **{k: v for k, v in kept.items() if k == "not-taken-out"})
-    kernel = boots.kernel("patched", check.arch)
+        record.unlink()  # its copies are about to be written over
     builder = kernel.builder
     head = builder.git("rev-parse", "HEAD").stdout.strip()
-    images: dict = {"with-fix": kept_copy(kernel, check, "with-fix", build_with_check(kernel, check, "with-fix"))}
+    images: dict = {}
     try:
+        images["with-fix"] = kept_copy(kernel, patch, "with-fix", build_with_check(kernel, check, "with-fix"))
         taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
         if taken_out.returncode == 0:
             builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
-            images["without-fix"] = kept_copy(kernel, check, "without-fix",
+            images["without-fix"] = kept_copy(kernel, patch, "without-fix",
                                               build_with_check(kernel, check, "without-fix"))
         else:  # this fix has no kernel without it; the other fixes' proofs go on
             images["without-fix"] = (None, None)
             images["not-taken-out"] = (f"{patch.name} does not come out of the patched tree again "
                                        f"({(taken_out.stderr.strip().splitlines() or ['?'])[0]}): "
                                        "a later patch changed its lines")
+    except BaseException:
+        remove_copies(images)
+        raise
     finally:
         builder.git("reset", "-q", "--hard", head)
     record.parent.mkdir(parents=True, exist_ok=True)
@@ -101,28 +114,90 @@ def build_images(tree, boots: Boots, patch: Path, check: Check, key: str) -> dic
     return images
 
 
-def kept_copy(kernel: Kernel, check: Check, label: str, built: tuple) -> tuple:
+def kept_copy(kernel: Kernel, patch: Path, label: str, built: tuple) -> tuple:
     image, errors = built
     if not image:
         return None, errors
-    copy = kernel.out.parent / f"{image.name}-{check.name}-{label}"
+    copy = kernel.out.parent / f"{image.name}-{patch.stem}-{label}"
     shutil.copyfile(image, copy)
     return copy, errors
 
 
-def build_proof_kernels(tree, series_dir: Path, jobs: int, distcc: bool = False) -> None:
-    """The kernels of every proof still to run, built now: `make run` calls
-    this while the boot stage's guests wait for 2038 and leave the CPU idle."""
-    results = SeriesResults.read(series_dir)
-    if results.build is None or results.build.baseline != tree.baseline:
-        return  # the proof stage says why
-    boots = Boots(tree, series_dir, results, jobs, distcc)
-    for patch, check in proofs_to_make(results, boots):
-        if check is None:
-            continue
-        key, _, kept = kept_proof(tree, boots, series_dir / patch.name, check)
-        if kept is None:
-            build_images(tree, boots, series_dir / patch.name, check, key)
+def remove_copies(images: dict) -> None:
+    for label in ("with-fix", "without-fix"):
+        if images.get(label, (None,))[0]:
+            images[label][0].unlink(missing_ok=True)
+
+
+class AheadBuilds:
+    """The kernels of every proof still to run, built while the boot
+    stage's guests wait for 2038 (`make run`; their CPU is idle then): at
+    nice 19, so a guest never waits for them, in process groups that
+    stop() ends.  A head start only: what fails here is said, and each
+    proof builds what it lacks and reports it."""
+
+    def __init__(self, tree, series_dir: Path, jobs: int, distcc: bool = False):
+        self.tree, self.series_dir, self.jobs, self.distcc = tree, series_dir, jobs, distcc
+        self.lock = threading.Lock()  # a make is started, or the builds stopped, not both at once
+        self.stopping = False
+        self.processes: list = []
+        self.thread = threading.Thread(target=self.build, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def build(self) -> None:
+        try:
+            results = SeriesResults.read(self.series_dir)
+            if results.build is None or results.build.baseline != self.tree.baseline:
+                return  # the proof stage says why
+            boots = Boots(self.tree, self.series_dir, results, self.jobs, self.distcc)
+            for patch, check in proofs_to_make(results, boots):
+                if check is None:
+                    continue
+                key, _, kept = kept_proof(self.tree, boots, self.series_dir / patch.name, check)
+                if kept is None:
+                    build_images(self.tree, AheadKernel(boots.kernel("patched", check.arch), self),
+                                 self.series_dir / patch.name, check, key)
+        except Exception as err:  # noqa: BLE001 - a head start only
+            progress(f"the fix proofs' kernels were not built ahead ({err}); each proof builds its own")
+
+    def make(self, kernel: Kernel, targets, check: bool) -> subprocess.CompletedProcess:
+        with self.lock:
+            if self.stopping:
+                raise Y2038Error("stopped with the run")
+            proc = COMMANDS.start(["nice", "-n", "19", *kernel.make_command(*targets)], cwd=kernel.src,
+                                  env=kernel.builder.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, start_new_session=True)
+            self.processes.append(proc)
+        out, err = proc.communicate()
+        if check and proc.returncode != 0:
+            raise Y2038Error(f"`make {' '.join(targets)}` failed in {kernel.out}")
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    def finish(self) -> None:
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def stop(self) -> None:
+        """End the builds now (make deletes what it was writing)."""
+        with self.lock:
+            self.stopping = True
+            for proc in self.processes:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGTERM)
+        self.finish()
+
+
+class AheadKernel(Kernel):
+    """A kernel whose makes are those of AheadBuilds."""
+
+    def __init__(self, kernel: Kernel, builds: AheadBuilds):  # a copy of kernel: no configuring again
+        self.__dict__.update(kernel.__dict__)
+        self.builds = builds
+
+    def make(self, *targets, check=True):
+        return self.builds.make(self, targets, check)
 
 
 def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
@@ -133,19 +208,17 @@ def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
         progress(f"fix proof {check.name}: unchanged (same fix, check and kernel): {kept['verdict']}")
         return dict(kept, reused=True)
     started = time.monotonic()
-    images = build_images(tree, boots, patch, check, key)
     kernel = boots.kernel("patched", check.arch)
+    images = build_images(tree, kernel, patch, check, key)
     initramfs = build_initramfs(tree, kernel.machine)
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the with-fix guest beside this thread's
         booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", images["with-fix"], initramfs)
         before = ({"verdict": "error", "cases": [], "problems": [images["not-taken-out"]]}
                   if "not-taken-out" in images
                   else boot_with_check(tree, kernel, check, "without-fix", images["without-fix"], initramfs))
         after = booting.result()
-    for label in ("with-fix", "without-fix"):
-        if images[label][0]:
-            images[label][0].unlink()
-    (saved.parent / "images.json").unlink()
+    remove_copies(images)
+    images_record(tree, patch, check).unlink()
     result = {"check": check.name, "suite": check.suite, "arch": check.arch, "before": before, "after": after,
               "verdict": verdict(before, after), "seconds": round(time.monotonic() - started, 1)}
     saved.parent.mkdir(parents=True, exist_ok=True)
