@@ -44,7 +44,8 @@ class SideBySide(unittest.TestCase):
     def test_the_machines_boot_at_once(self):
         both_booting = threading.Barrier(2, timeout=10)
 
-        def boot_one_machine(variant, arch):
+        def boot_one_machine(variant, arch, started):
+            started()
             both_booting.wait()
             return {"verdict": "pass", "arch": arch}
         boots = SimpleNamespace(jobs=2, boot=boot_one_machine)
@@ -180,13 +181,13 @@ class EarlyBuild(unittest.TestCase):
     def test_stopping_ends_the_builds_at_once(self):
         early = self.start(["sleep", "60"])
         deadline = time.monotonic() + 10
-        while len(early.processes) < 2 and time.monotonic() < deadline:  # both makes started
+        while len(early.makes.processes) < 2 and time.monotonic() < deadline:  # both makes started
             time.sleep(0.05)
-        self.assertEqual(len(early.processes), 2)
+        self.assertEqual(len(early.makes.processes), 2)
         started = time.monotonic()
         early.stop()
         self.assertLess(time.monotonic() - started, 10)
-        self.assertTrue(all(p.returncode < 0 for p in early.processes))
+        self.assertTrue(all(p.returncode < 0 for p in early.makes.processes))
         self.assertEqual(self.marked, [])
 
 

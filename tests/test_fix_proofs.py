@@ -246,7 +246,7 @@ class AheadBuilding(unittest.TestCase):
         making = threading.Thread(target=lambda: answers.append(ahead.make(kernel, ("bzImage",), False)))
         making.start()
         for _ in range(100):
-            if ahead.processes:
+            if ahead.makes.processes:
                 break
             threading.Event().wait(0.05)
         ahead.stop()

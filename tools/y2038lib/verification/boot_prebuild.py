@@ -15,15 +15,13 @@ the series and its own checks: kbuild's fixdep rebuilds what the patches
 touch and every object that reads an option that differs (a wrong guess
 costs what no guess costs), and everything else built here is reused.
 """
-import os
-import signal
 import subprocess
 import threading
 
 from pathlib import Path
 
 from . import fix_checks
-from .. import common
+from .background_makes import BackgroundMakes
 from ..common import PATCHES_DIR, Y2038Error, progress
 from ..records import RESULTS_NAME, SeriesResults
 from .boot import BUILT_STAMP, Kernel
@@ -48,9 +46,7 @@ class Prebuild:
     def __init__(self, tree, jobs: int, distcc: bool = False, arches=tuple(MACHINES), checks=()):
         """Starts building in the background; stop() before the boot stage.
         checks: the fix checks to build in (expected_checks())."""
-        self.processes: list = []
-        self.stopping = False
-        self.lock = threading.Lock()  # a make is started, or the builds stopped, not both at once
+        self.makes = BackgroundMakes()
         self.threads = []
         root = tree.state / "boot" / "patched"
         builder = None
@@ -76,15 +72,12 @@ class Prebuild:
         arch = kernel.machine.arch
         try:
             kernel.configure()
-            with self.lock:
-                if self.stopping:
-                    return
-                progress(f"{arch}: building the baseline of the patched kernel at nice 19 while the stages run")
-                proc = common.COMMANDS.start(["nice", "-n", "19", *kernel.make_command(*kernel.build_targets())],
-                                             cwd=kernel.src, env=kernel.builder.env, stdin=subprocess.DEVNULL,
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                             start_new_session=True)
-                self.processes.append(proc)
+            proc = self.makes.start(kernel.make_command(*kernel.build_targets()), cwd=kernel.src,
+                                    env=kernel.builder.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            if proc is None:
+                return
+            progress(f"{arch}: building the baseline of the patched kernel at nice 19 while the stages run")
             if proc.wait() == 0:
                 kernel.mark_built()
         except Exception as err:  # noqa: BLE001 - a head start only: the boot stage builds and reports
@@ -99,9 +92,5 @@ class Prebuild:
         """End the builds now (make deletes what it was writing): the boot
         stage makes the rest at the run's priority, which a make started at
         nice 19 cannot get back unless run by root."""
-        with self.lock:
-            self.stopping = True
-            for proc in self.processes:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGTERM)
+        self.makes.stop()
         self.finish()

@@ -13,18 +13,17 @@ worktree is left at the series.  The KUnit suite runs before /init; the
 clock is the test's to set.  A proof's result is kept by its inputs
 (dependency_key) and not redone while they hold.
 """
-import os
 import shutil
-import signal
 import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..common import COMMANDS, Step, Y2038Error, dependency_key, progress, read_json, write_json
+from ..common import Step, Y2038Error, dependency_key, progress, read_json, write_json
 from ..posting import covers
 from ..records import FIX_CHECKS_DIR, FixProof, SeriesResults
+from .background_makes import BackgroundMakes
 from .boot import INIT_SOURCE, Boots, Kernel, build_initramfs, kunit_results, run_qemu
 from .fix_checks import Check
 
@@ -138,9 +137,7 @@ class AheadBuilds:
 
     def __init__(self, tree, series_dir: Path, jobs: int, distcc: bool = False):
         self.tree, self.series_dir, self.jobs, self.distcc = tree, series_dir, jobs, distcc
-        self.lock = threading.Lock()  # a make is started, or the builds stopped, not both at once
-        self.stopping = False
-        self.processes: list = []
+        self.makes = BackgroundMakes()
         self.thread = threading.Thread(target=self.build, daemon=True)
 
     def start(self) -> None:
@@ -163,13 +160,10 @@ class AheadBuilds:
             progress(f"the fix proofs' kernels were not built ahead ({err}); each proof builds its own")
 
     def make(self, kernel: Kernel, targets, check: bool) -> subprocess.CompletedProcess:
-        with self.lock:
-            if self.stopping:
-                raise Y2038Error("stopped with the run")
-            proc = COMMANDS.start(["nice", "-n", "19", *kernel.make_command(*targets)], cwd=kernel.src,
-                                  env=kernel.builder.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, start_new_session=True)
-            self.processes.append(proc)
+        proc = self.makes.start(kernel.make_command(*targets), cwd=kernel.src, env=kernel.builder.env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if proc is None:
+            raise Y2038Error("stopped with the run")
         out, err = proc.communicate()
         if check and proc.returncode != 0:
             raise Y2038Error(f"`make {' '.join(targets)}` failed in {kernel.out}")
@@ -181,11 +175,7 @@ class AheadBuilds:
 
     def stop(self) -> None:
         """End the builds now (make deletes what it was writing)."""
-        with self.lock:
-            self.stopping = True
-            for proc in self.processes:
-                if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGTERM)
+        self.makes.stop()
         self.finish()
 
 
