@@ -91,6 +91,7 @@ def build_images(tree, kernel: Kernel, patch: Path, check: Check, key: str) -> d
     images: dict = {}
     try:
         images["with-fix"] = kept_copy(kernel, patch, "with-fix", build_with_check(kernel, check, "with-fix"))
+        builder.git("update-index", "-q", "--refresh", check=False)  # the build touched what it rebuilt
         taken_out = builder.git("apply", "-R", "--index", str(patch), check=False)
         if taken_out.returncode == 0:
             builder.git("commit", "-q", "-m", WITHOUT_FIX_COMMIT + patch.name)
