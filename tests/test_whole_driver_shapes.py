@@ -1743,3 +1743,105 @@ class ForeignFormat(unittest.TestCase):
         self.assertEqual([k["why"].split(" [")[0] for k in kept],
                          ["ddc.c:18: tv_sec printed through HW_DBG(), whose format this pass does not read"])
         self.assertIn('HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);', new["ddc.c"])
+
+
+# A local filled once and read in both arms of a word-size conditional: the
+# per-file rule follows one configuration and leaves it; this pass reads both.
+# A local copied to user space in such an arm keeps the old layout at the
+# copy; one stored into an ioctl structure there stays with it (an ABI); a
+# local with no conditional around its uses stays the per-file rules'.
+ARMS = {"lat.c": """\
+struct req {
+	u64 start;
+};
+
+static u64 now_us(void)
+{
+	struct timespec ts;
+
+	ktime_get_ts(&ts);
+#if (BITS_PER_LONG > 32)
+	return timespec_to_ns(&ts) / 1000;
+#else
+	return timespec_to_ns(&ts) >> 10;
+#endif
+}
+
+static int report(void __user *arg)
+{
+	struct timespec now;
+
+	getnstimeofday(&now);
+#ifdef CONFIG_COMPAT
+	if (copy_to_user(arg, &now, sizeof(now)))
+		return -EFAULT;
+#endif
+	return 0;
+}
+
+struct stamp_arg {
+	struct timespec when;
+};
+#define STAMP_GET _IOR('s', 1, struct stamp_arg)
+
+static int stamp(void __user *arg)
+{
+	struct stamp_arg out;
+	struct timespec when;
+
+	ktime_get_ts(&when);
+#if (BITS_PER_LONG > 32)
+	out.when = when;
+#else
+	out.when.tv_sec = when.tv_sec;
+	out.when.tv_nsec = when.tv_nsec;
+#endif
+	return copy_to_user(arg, &out, sizeof(out)) ? -EFAULT : 0;
+}
+
+static u64 plain_us(void)
+{
+	struct timespec t;
+
+	ktime_get_ts(&t);
+	return timespec_to_ns(&t) / 1000;
+}
+
+static void mark(struct req *r)
+{
+	r->start = now_us() + plain_us();
+}
+"""}
+
+
+class ConditionalArms(unittest.TestCase):
+    def test_a_local_read_in_both_arms_of_a_conditional_converts_in_both(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertIn("local ts", converted)
+        lat = new["lat.c"]
+        for line in ("\tstruct timespec64 ts;\n\n\tktime_get_ts64(&ts);",
+                     "\treturn timespec64_to_ns(&ts) / 1000;\n#else\n\treturn timespec64_to_ns(&ts) >> 10;"):
+            self.assertIn(line, lat)
+
+    def test_a_local_copied_to_user_space_in_an_arm_keeps_the_old_layout_at_the_copy(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertIn("local now", converted)
+        self.assertIn("put_user(now.tv_sec, &((struct __kernel_old_timespec __user *)arg)->tv_sec)", new["lat.c"])
+
+    def test_a_local_stored_into_an_ioctl_structure_in_an_arm_stays(self):
+        new, converted, kept = driver_types.convert(ARMS)
+        self.assertFalse([c for c in converted if "when" in c])
+        self.assertIn("\tstruct timespec when;\n\n\tktime_get_ts(&when);", new["lat.c"])
+        self.assertIn("\tstruct timespec when;\n};", new["lat.c"])
+        self.assertTrue([k for k in kept if ("lat.c", "when") in k["names"]])
+
+    def test_a_local_with_no_conditional_stays_the_per_file_rules(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertNotIn("local t", converted)
+        self.assertIn("\tstruct timespec t;\n\n\tktime_get_ts(&t);", new["lat.c"])
+
+    def test_the_arms_are_found_inside_the_function_only(self):
+        code = "#if A\nint x;\n#endif\nvoid f(void)\n{\n#ifdef B\n\ty();\n#else\n\tz();\n#endif\n}\n"
+        body = code.index("{")
+        spans = driver_types.conditional_arms(code, body, len(code))
+        self.assertEqual([code[s:e] for s, e in spans], ["#ifdef B\n\ty();\n#else\n\tz();\n#endif"])

@@ -813,11 +813,43 @@ def lone_locals(a, members) -> bool:
     refuse a format given with other string constants or a ktime_to_timeval()
     value printed at all).  A local of a function whose header is one of the
     driver's macros (static DEVICE_ATTR_READER(name, dev, buf) { ... }) is
-    this pass's: spatch does not parse such a function."""
+    this pass's: spatch does not parse such a function.  So is a local used
+    inside a preprocessor conditional opened in its function (`#if
+    (BITS_PER_LONG > 32)` around one read, `#else` around another): spatch
+    follows one configuration, so the per-file rule sees a use it cannot
+    pair with the declaration and leaves the local; this pass reads both arms."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands)
+        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands) and \
+        not any(used_in_arms(a, c) for c in cands)
+
+
+def conditional_arms(code: str, start: int, end: int) -> List[Tuple[int, int]]:
+    """The spans of code[start:end] inside a preprocessor conditional opened
+    there (#if/#ifdef/#ifndef to its #endif, its #else/#elif arms included)."""
+    spans: List[Tuple[int, int]] = []
+    depth, opened, pos = 0, 0, start
+    for line in code[start:end].split("\n"):
+        word = re.match(r"\s*#\s*(if|ifdef|ifndef|endif)\b", line)
+        if word and word.group(1).startswith("if"):
+            if not depth:
+                opened = pos
+            depth += 1
+        elif word and depth:
+            depth -= 1
+            if not depth:
+                spans.append((opened, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def used_in_arms(a, c) -> bool:
+    """Whether a local is mentioned inside a conditional opened in its scope."""
+    if not c.scope:
+        return False
+    spans = conditional_arms(a.code[c.relpath], c.scope[0], c.scope[1])
+    return any(relpath == c.relpath and any(s <= start < e for s, e in spans) for relpath, start, _ in a.uses(c))
 
 
 def copied_whole(a, cands) -> bool:
