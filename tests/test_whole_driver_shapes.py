@@ -1845,3 +1845,47 @@ class ConditionalArms(unittest.TestCase):
         body = code.index("{")
         spans = driver_types.conditional_arms(code, body, len(code))
         self.assertEqual([code[s:e] for s, e in spans], ["#ifdef B\n\ty();\n#else\n\tz();\n#endif"])
+
+
+# A value in grouping parentheses (`b->stamp = (q->ts);`) is the field it
+# names; a cast is not a grouping.
+GROUPED_VALUE = {"cam.c": """\
+struct frame {
+	struct timespec ts;
+};
+
+struct buf {
+	struct timespec stamp;
+};
+
+struct hw_regs {
+	struct timespec latch;
+};
+
+static void fill(struct frame *q, struct buf *b)
+{
+	ktime_get_ts(&(q->ts));
+	b->stamp = (q->ts);
+	pr_debug("at %ld\\\\n", (long)b->stamp.tv_nsec);
+}
+
+static void latch(struct hw_regs *r, void *raw)
+{
+	r->latch = (*(struct timespec *)raw);
+}
+"""}
+
+
+class GroupedValue(unittest.TestCase):
+    def test_a_parenthesised_field_links_with_the_field_it_names(self):
+        new, converted, _ = driver_types.convert(GROUPED_VALUE)
+        self.assertIn("field stamp, field ts", converted)
+        self.assertIn("\tb->stamp = (q->ts);", new["cam.c"])
+        self.assertIn("ktime_get_ts64(&(q->ts));", new["cam.c"])
+        self.assertEqual(new["cam.c"].count("struct timespec64"), 2)
+
+    def test_a_parenthesised_cast_from_another_type_stays(self):
+        new, converted, kept = driver_types.convert(GROUPED_VALUE)
+        self.assertNotIn("field latch", converted)
+        self.assertIn("\tstruct timespec latch;", new["cam.c"])
+        self.assertTrue([k for k in kept if ("cam.c", "latch") in k["names"]])

@@ -1413,6 +1413,10 @@ def link_value(a, c, n, relpath, start, stop, union):
     code = a.code[relpath]
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    while value.startswith("(") and matching(value, 0) == len(value) - 1:  # grouping parentheses: (p->ts)
+        inside = value[1:-1]
+        vstart += 1 + len(inside) - len(inside.lstrip())
+        value = inside.strip()
     inner = value.lstrip("*").strip()
     cast = re.match(r"\*\s*\(\s*\(\s*struct\s+timespec\s*\*\s*\)\s*(\w+)\s*\)$", value)
     if cast:
