@@ -1889,3 +1889,60 @@ class GroupedValue(unittest.TestCase):
         self.assertNotIn("field latch", converted)
         self.assertIn("\tstruct timespec latch;", new["cam.c"])
         self.assertTrue([k for k in kept if ("cam.c", "latch") in k["names"]])
+
+
+# An optional out-pointer: `if (ts)` tests it, then a clock fills it; the
+# field handed in converts with it.  The same test before a copy to user
+# space keeps the group (an ABI).
+OPTIONAL_OUT = {"sync.c": """\
+struct waiter {
+	struct timespec seen;
+};
+
+struct req {
+	struct timespec when;
+};
+
+static int wait_done(int id, struct timespec *ts)
+{
+	if (id < 0)
+		return -EINVAL;
+	if (ts)
+		ktime_get_ts(ts);
+	return 0;
+}
+
+static void done(struct waiter *w, int id)
+{
+	wait_done(id, &w->seen);
+}
+
+static int tell(struct timespec *out, void __user *arg)
+{
+	if (out)
+		return copy_to_user(arg, out, sizeof(*out)) ? -EFAULT : 0;
+	return 0;
+}
+
+static int report(struct req *r, void __user *arg)
+{
+	return tell(&r->when, arg);
+}
+"""}
+
+
+class OptionalOut(unittest.TestCase):
+    def test_a_pointer_tested_by_if_then_filled_converts_with_its_callers_field(self):
+        new, converted, _ = driver_types.convert(OPTIONAL_OUT)
+        self.assertIn("field seen, param ts", converted)
+        sync = new["sync.c"]
+        for line in ("\tstruct timespec64 seen;", "static int wait_done(int id, struct timespec64 *ts)",
+                     "\tif (ts)\n\t\tktime_get_ts64(ts);"):
+            self.assertIn(line, sync)
+
+    def test_a_tested_pointer_copied_to_user_space_stays(self):
+        new, converted, kept = driver_types.convert(OPTIONAL_OUT)
+        self.assertFalse([c for c in converted if "when" in c or "out" in c])
+        self.assertIn("static int tell(struct timespec *out, void __user *arg)", new["sync.c"])
+        self.assertIn("\tstruct timespec when;", new["sync.c"])
+        self.assertTrue([k for k in kept if ("sync.c", "when") in k["names"]])

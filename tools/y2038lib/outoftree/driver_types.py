@@ -903,6 +903,9 @@ def ungrouped(code: str, start: int, end: int):
         start, end = group.start(), end + close.end()
 
 
+CONTROL = {"if", "while", "switch"}  # `if (ts)`: a test, no call (null_tested() reads it)
+
+
 def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
@@ -919,7 +922,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
     before = code[:expr_start].rstrip()
     call = enclosing_call(code, expr_start)
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
-    if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
+    if c.pointer and direct_arg and call and call[0] not in CONTROL:  # a pointer parameter handed on as it is
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
