@@ -1946,3 +1946,60 @@ class OptionalOut(unittest.TestCase):
         self.assertIn("static int tell(struct timespec *out, void __user *arg)", new["sync.c"])
         self.assertIn("\tstruct timespec when;", new["sync.c"])
         self.assertTrue([k for k in kept if ("sync.c", "when") in k["names"]])
+
+
+# A function header written once per configuration (the old ioctl prototype
+# in #ifndef, the unlocked one in #else), its body's brace after #endif: its
+# locals are seen.  One handed to a kernel function this pass does not know
+# stays.
+SPLIT_HEADER = {"otp.c": """\
+#ifndef UNLOCKED
+static int otp_ioctl(struct inode *inode, struct file *file, unsigned int cmd, unsigned long arg)
+#else
+static long otp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+#endif
+{
+	struct timeval t1, t2;
+	unsigned long us;
+
+	do_gettimeofday(&t1);
+	otp_write(cmd);
+	do_gettimeofday(&t2);
+	us = (t2.tv_sec - t1.tv_sec) * 1000000 + t2.tv_usec - t1.tv_usec;
+	return us > 100;
+}
+
+#ifdef OLD_API
+static void otp_mark(struct inode *inode)
+#else
+static void otp_mark(struct otp *otp)
+#endif
+{
+	struct timeval a, b;
+
+	do_gettimeofday(&a);
+	b = a;
+	board_stamp(&b);
+}
+"""}
+
+
+class SplitHeader(unittest.TestCase):
+    def test_the_locals_of_a_function_with_a_header_per_configuration_convert(self):
+        new, converted, _ = driver_types.convert(SPLIT_HEADER)
+        self.assertIn("local t1, local t2", converted)
+        otp = new["otp.c"]
+        for line in ("\tstruct timespec64 t1, t2;", "\tktime_get_real_ts64(&t1);",
+                     "us = (t2.tv_sec - t1.tv_sec) * 1000000 + t2.tv_nsec / NSEC_PER_USEC - t1.tv_nsec / NSEC_PER_USEC;"):
+            self.assertIn(line, otp)
+
+    def test_a_local_handed_to_an_unknown_kernel_function_stays(self):
+        new, converted, kept = driver_types.convert(SPLIT_HEADER)
+        self.assertFalse([c for c in converted if "local a" in c])
+        self.assertIn("\tstruct timeval a, b;", new["otp.c"])
+        self.assertTrue([k for k in kept if ("otp.c", "b") in k["names"]])
+
+    def test_a_header_in_the_first_branch_alone_is_no_definition(self):
+        code = SPLIT_HEADER["otp.c"]
+        names = [f[0] for f in driver_types.functions(code)]
+        self.assertEqual(names, ["otp_ioctl", "otp_mark"])

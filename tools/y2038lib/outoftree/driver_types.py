@@ -203,7 +203,8 @@ def functions(code: str):
         close = matching(code, m.end() - 1)
         if close < 0:
             continue
-        after = re.match(r"\s*\{", code[close + 1:])
+        # the body's brace, after the #endif of a header written once per configuration
+        after = re.match(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{", code[close + 1:])
         if not after:
             continue
         depth = code[:m.start()].count("{") - code[:m.start()].count("}")
