@@ -1743,3 +1743,263 @@ class ForeignFormat(unittest.TestCase):
         self.assertEqual([k["why"].split(" [")[0] for k in kept],
                          ["ddc.c:18: tv_sec printed through HW_DBG(), whose format this pass does not read"])
         self.assertIn('HW_DBG("at %llu ms", t3.tv_sec * 1000ULL + t2.tv_sec);', new["ddc.c"])
+
+
+# A local filled once and read in both arms of a word-size conditional: the
+# per-file rule follows one configuration and leaves it; this pass reads both.
+# A local copied to user space in such an arm keeps the old layout at the
+# copy; one stored into an ioctl structure there stays with it (an ABI); a
+# local with no conditional around its uses stays the per-file rules'.
+ARMS = {"lat.c": """\
+struct req {
+	u64 start;
+};
+
+static u64 now_us(void)
+{
+	struct timespec ts;
+
+	ktime_get_ts(&ts);
+#if (BITS_PER_LONG > 32)
+	return timespec_to_ns(&ts) / 1000;
+#else
+	return timespec_to_ns(&ts) >> 10;
+#endif
+}
+
+static int report(void __user *arg)
+{
+	struct timespec now;
+
+	getnstimeofday(&now);
+#ifdef CONFIG_COMPAT
+	if (copy_to_user(arg, &now, sizeof(now)))
+		return -EFAULT;
+#endif
+	return 0;
+}
+
+struct stamp_arg {
+	struct timespec when;
+};
+#define STAMP_GET _IOR('s', 1, struct stamp_arg)
+
+static int stamp(void __user *arg)
+{
+	struct stamp_arg out;
+	struct timespec when;
+
+	ktime_get_ts(&when);
+#if (BITS_PER_LONG > 32)
+	out.when = when;
+#else
+	out.when.tv_sec = when.tv_sec;
+	out.when.tv_nsec = when.tv_nsec;
+#endif
+	return copy_to_user(arg, &out, sizeof(out)) ? -EFAULT : 0;
+}
+
+static u64 plain_us(void)
+{
+	struct timespec t;
+
+	ktime_get_ts(&t);
+	return timespec_to_ns(&t) / 1000;
+}
+
+static void mark(struct req *r)
+{
+	r->start = now_us() + plain_us();
+}
+"""}
+
+
+class ConditionalArms(unittest.TestCase):
+    def test_a_local_read_in_both_arms_of_a_conditional_converts_in_both(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertIn("local ts", converted)
+        lat = new["lat.c"]
+        for line in ("\tstruct timespec64 ts;\n\n\tktime_get_ts64(&ts);",
+                     "\treturn timespec64_to_ns(&ts) / 1000;\n#else\n\treturn timespec64_to_ns(&ts) >> 10;"):
+            self.assertIn(line, lat)
+
+    def test_a_local_copied_to_user_space_in_an_arm_keeps_the_old_layout_at_the_copy(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertIn("local now", converted)
+        self.assertIn("put_user(now.tv_sec, &((struct __kernel_old_timespec __user *)arg)->tv_sec)", new["lat.c"])
+
+    def test_a_local_stored_into_an_ioctl_structure_in_an_arm_stays(self):
+        new, converted, kept = driver_types.convert(ARMS)
+        self.assertFalse([c for c in converted if "when" in c])
+        self.assertIn("\tstruct timespec when;\n\n\tktime_get_ts(&when);", new["lat.c"])
+        self.assertIn("\tstruct timespec when;\n};", new["lat.c"])
+        self.assertTrue([k for k in kept if ("lat.c", "when") in k["names"]])
+
+    def test_a_local_with_no_conditional_stays_the_per_file_rules(self):
+        new, converted, _ = driver_types.convert(ARMS)
+        self.assertNotIn("local t", converted)
+        self.assertIn("\tstruct timespec t;\n\n\tktime_get_ts(&t);", new["lat.c"])
+
+    def test_the_arms_are_found_inside_the_function_only(self):
+        code = "#if A\nint x;\n#endif\nvoid f(void)\n{\n#ifdef B\n\ty();\n#else\n\tz();\n#endif\n}\n"
+        body = code.index("{")
+        spans = driver_types.conditional_arms(code, body, len(code))
+        self.assertEqual([code[s:e] for s, e in spans], ["#ifdef B\n\ty();\n#else\n\tz();\n#endif"])
+
+
+# A value in grouping parentheses (`b->stamp = (q->ts);`) is the field it
+# names; a cast is not a grouping.
+GROUPED_VALUE = {"cam.c": """\
+struct frame {
+	struct timespec ts;
+};
+
+struct buf {
+	struct timespec stamp;
+};
+
+struct hw_regs {
+	struct timespec latch;
+};
+
+static void fill(struct frame *q, struct buf *b)
+{
+	ktime_get_ts(&(q->ts));
+	b->stamp = (q->ts);
+	pr_debug("at %ld\\\\n", (long)b->stamp.tv_nsec);
+}
+
+static void latch(struct hw_regs *r, void *raw)
+{
+	r->latch = (*(struct timespec *)raw);
+}
+"""}
+
+
+class GroupedValue(unittest.TestCase):
+    def test_a_parenthesised_field_links_with_the_field_it_names(self):
+        new, converted, _ = driver_types.convert(GROUPED_VALUE)
+        self.assertIn("field stamp, field ts", converted)
+        self.assertIn("\tb->stamp = (q->ts);", new["cam.c"])
+        self.assertIn("ktime_get_ts64(&(q->ts));", new["cam.c"])
+        self.assertEqual(new["cam.c"].count("struct timespec64"), 2)
+
+    def test_a_parenthesised_cast_from_another_type_stays(self):
+        new, converted, kept = driver_types.convert(GROUPED_VALUE)
+        self.assertNotIn("field latch", converted)
+        self.assertIn("\tstruct timespec latch;", new["cam.c"])
+        self.assertTrue([k for k in kept if ("cam.c", "latch") in k["names"]])
+
+
+# An optional out-pointer: `if (ts)` tests it, then a clock fills it; the
+# field handed in converts with it.  The same test before a copy to user
+# space keeps the group (an ABI).
+OPTIONAL_OUT = {"sync.c": """\
+struct waiter {
+	struct timespec seen;
+};
+
+struct req {
+	struct timespec when;
+};
+
+static int wait_done(int id, struct timespec *ts)
+{
+	if (id < 0)
+		return -EINVAL;
+	if (ts)
+		ktime_get_ts(ts);
+	return 0;
+}
+
+static void done(struct waiter *w, int id)
+{
+	wait_done(id, &w->seen);
+}
+
+static int tell(struct timespec *out, void __user *arg)
+{
+	if (out)
+		return copy_to_user(arg, out, sizeof(*out)) ? -EFAULT : 0;
+	return 0;
+}
+
+static int report(struct req *r, void __user *arg)
+{
+	return tell(&r->when, arg);
+}
+"""}
+
+
+class OptionalOut(unittest.TestCase):
+    def test_a_pointer_tested_by_if_then_filled_converts_with_its_callers_field(self):
+        new, converted, _ = driver_types.convert(OPTIONAL_OUT)
+        self.assertIn("field seen, param ts", converted)
+        sync = new["sync.c"]
+        for line in ("\tstruct timespec64 seen;", "static int wait_done(int id, struct timespec64 *ts)",
+                     "\tif (ts)\n\t\tktime_get_ts64(ts);"):
+            self.assertIn(line, sync)
+
+    def test_a_tested_pointer_copied_to_user_space_stays(self):
+        new, converted, kept = driver_types.convert(OPTIONAL_OUT)
+        self.assertFalse([c for c in converted if "when" in c or "out" in c])
+        self.assertIn("static int tell(struct timespec *out, void __user *arg)", new["sync.c"])
+        self.assertIn("\tstruct timespec when;", new["sync.c"])
+        self.assertTrue([k for k in kept if ("sync.c", "when") in k["names"]])
+
+
+# A function header written once per configuration (the old ioctl prototype
+# in #ifndef, the unlocked one in #else), its body's brace after #endif: its
+# locals are seen.  One handed to a kernel function this pass does not know
+# stays.
+SPLIT_HEADER = {"otp.c": """\
+#ifndef UNLOCKED
+static int otp_ioctl(struct inode *inode, struct file *file, unsigned int cmd, unsigned long arg)
+#else
+static long otp_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+#endif
+{
+	struct timeval t1, t2;
+	unsigned long us;
+
+	do_gettimeofday(&t1);
+	otp_write(cmd);
+	do_gettimeofday(&t2);
+	us = (t2.tv_sec - t1.tv_sec) * 1000000 + t2.tv_usec - t1.tv_usec;
+	return us > 100;
+}
+
+#ifdef OLD_API
+static void otp_mark(struct inode *inode)
+#else
+static void otp_mark(struct otp *otp)
+#endif
+{
+	struct timeval a, b;
+
+	do_gettimeofday(&a);
+	b = a;
+	board_stamp(&b);
+}
+"""}
+
+
+class SplitHeader(unittest.TestCase):
+    def test_the_locals_of_a_function_with_a_header_per_configuration_convert(self):
+        new, converted, _ = driver_types.convert(SPLIT_HEADER)
+        self.assertIn("local t1, local t2", converted)
+        otp = new["otp.c"]
+        for line in ("\tstruct timespec64 t1, t2;", "\tktime_get_real_ts64(&t1);",
+                     "us = (t2.tv_sec - t1.tv_sec) * 1000000 + t2.tv_nsec / NSEC_PER_USEC - t1.tv_nsec / NSEC_PER_USEC;"):
+            self.assertIn(line, otp)
+
+    def test_a_local_handed_to_an_unknown_kernel_function_stays(self):
+        new, converted, kept = driver_types.convert(SPLIT_HEADER)
+        self.assertFalse([c for c in converted if "local a" in c])
+        self.assertIn("\tstruct timeval a, b;", new["otp.c"])
+        self.assertTrue([k for k in kept if ("otp.c", "b") in k["names"]])
+
+    def test_a_header_in_the_first_branch_alone_is_no_definition(self):
+        code = SPLIT_HEADER["otp.c"]
+        names = [f[0] for f in driver_types.functions(code)]
+        self.assertEqual(names, ["otp_ioctl", "otp_mark"])

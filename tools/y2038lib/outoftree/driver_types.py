@@ -203,7 +203,8 @@ def functions(code: str):
         close = matching(code, m.end() - 1)
         if close < 0:
             continue
-        after = re.match(r"\s*\{", code[close + 1:])
+        # the body's brace, after the #endif of a header written once per configuration
+        after = re.match(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{", code[close + 1:])
         if not after:
             continue
         depth = code[:m.start()].count("{") - code[:m.start()].count("}")
@@ -813,11 +814,43 @@ def lone_locals(a, members) -> bool:
     refuse a format given with other string constants or a ktime_to_timeval()
     value printed at all).  A local of a function whose header is one of the
     driver's macros (static DEVICE_ATTR_READER(name, dev, buf) { ... }) is
-    this pass's: spatch does not parse such a function."""
+    this pass's: spatch does not parse such a function.  So is a local used
+    inside a preprocessor conditional opened in its function (`#if
+    (BITS_PER_LONG > 32)` around one read, `#else` around another): spatch
+    follows one configuration, so the per-file rule sees a use it cannot
+    pair with the declaration and leaves the local; this pass reads both arms."""
     cands = [a.candidates[m] for m in members]
     return all(c.kind == "local" and not c.in_macro and not c.static and not c.array for c in cands) and \
         not any(sum(1 for o in a.candidates if (o.relpath, o.decl) == (c.relpath, c.decl)) > 1 for c in cands) and \
-        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands)
+        not copied_whole(a, cands) and not any(c.function in a.macro_names for c in cands) and \
+        not any(used_in_arms(a, c) for c in cands)
+
+
+def conditional_arms(code: str, start: int, end: int) -> List[Tuple[int, int]]:
+    """The spans of code[start:end] inside a preprocessor conditional opened
+    there (#if/#ifdef/#ifndef to its #endif, its #else/#elif arms included)."""
+    spans: List[Tuple[int, int]] = []
+    depth, opened, pos = 0, 0, start
+    for line in code[start:end].split("\n"):
+        word = re.match(r"\s*#\s*(if|ifdef|ifndef|endif)\b", line)
+        if word and word.group(1).startswith("if"):
+            if not depth:
+                opened = pos
+            depth += 1
+        elif word and depth:
+            depth -= 1
+            if not depth:
+                spans.append((opened, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def used_in_arms(a, c) -> bool:
+    """Whether a local is mentioned inside a conditional opened in its scope."""
+    if not c.scope:
+        return False
+    spans = conditional_arms(a.code[c.relpath], c.scope[0], c.scope[1])
+    return any(relpath == c.relpath and any(s <= start < e for s, e in spans) for relpath, start, _ in a.uses(c))
 
 
 def copied_whole(a, cands) -> bool:
@@ -871,6 +904,9 @@ def ungrouped(code: str, start: int, end: int):
         start, end = group.start(), end + close.end()
 
 
+CONTROL = {"if", "while", "switch"}  # `if (ts)`: a test, no call (null_tested() reads it)
+
+
 def classify(a, c, n, relpath, start, end, edits, union):
     """Records the edits a use needs; returns why it cannot convert, or ''."""
     code = a.code[relpath]
@@ -887,7 +923,7 @@ def classify(a, c, n, relpath, start, end, edits, union):
     before = code[:expr_start].rstrip()
     call = enclosing_call(code, expr_start)
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
-    if c.pointer and direct_arg and call:  # a pointer parameter handed on as it is
+    if c.pointer and direct_arg and call and call[0] not in CONTROL:  # a pointer parameter handed on as it is
         return handed_to(a, c, n, relpath, call, edits, union)
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
@@ -1381,6 +1417,10 @@ def link_value(a, c, n, relpath, start, stop, union):
     code = a.code[relpath]
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    while value.startswith("(") and matching(value, 0) == len(value) - 1:  # grouping parentheses: (p->ts)
+        inside = value[1:-1]
+        vstart += 1 + len(inside) - len(inside.lstrip())
+        value = inside.strip()
     inner = value.lstrip("*").strip()
     cast = re.match(r"\*\s*\(\s*\(\s*struct\s+timespec\s*\*\s*\)\s*(\w+)\s*\)$", value)
     if cast:
