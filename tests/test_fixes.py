@@ -6,6 +6,7 @@ import os
 import subprocess
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 import helpers
@@ -149,6 +150,37 @@ class FixesLine(unittest.TestCase):
         commit did not introduce it."""
         (self.checkout / ".git" / "shallow").write_text(self.commits[1] + "\n")
         self.assertEqual(fixes.fixes_tags(self.tree("git"), self.diffs()), [])
+
+
+
+class NewerFiles(unittest.TestCase):
+    """fixes.newer_files(): the newest packaged kernel's files, read from its
+    tarball in one pass and kept in the work dir."""
+
+    def test_one_pass_for_every_missing_file_then_none(self):
+        with tempfile.TemporaryDirectory(prefix="y2038-newer-") as tmp:
+            top = Path(tmp) / "linux-source-9.9"
+            (top / "net").mkdir(parents=True)
+            (top / "Makefile").write_text("VERSION = 9\n")
+            (top / "net" / "a.c").write_text("int a;\n")
+            tarball = Path(tmp) / "linux-source-9.9.tar.xz"
+            subprocess.run(["tar", "-cJf", str(tarball), "-C", tmp, "linux-source-9.9"], check=True)
+            passes = []
+
+            def counted(cmd, **how):
+                passes.append(cmd)
+                return real_run(cmd, **how)
+            real_run = fixes.run
+            with unittest.mock.patch.multiple(fixes, TARBALL=str(Path(tmp) / "linux-source-{series}.tar.xz"),
+                                              NEWEST_SERIES="9.9", run=counted), \
+                    unittest.mock.patch.dict(os.environ, {"Y2038_WORK": str(Path(tmp) / "work")}):
+                found = fixes.newer_files(["Makefile", "net/a.c", "net/gone.c"])
+                self.assertEqual(found, {"Makefile": "VERSION = 9\n", "net/a.c": "int a;\n", "net/gone.c": None})
+                self.assertEqual(len(passes), 1)
+                self.assertIn("--occurrence=1", passes[0])
+                self.assertEqual(fixes.newer_file("net/a.c"), "int a;\n")  # kept: no second pass
+                self.assertIsNone(fixes.newer_file("net/gone.c"))
+                self.assertEqual(len(passes), 1)
 
 
 if __name__ == "__main__":

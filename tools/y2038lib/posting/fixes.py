@@ -139,24 +139,35 @@ def upstream_status(change: Widened, relpath: str, newer: Optional[str], newer_v
 
 
 def newer_file(relpath: str) -> Optional[str]:
-    """relpath in the newest packaged kernel (None if it has no such file),
-    read from Debian's tarball once and kept in the work dir."""
+    """relpath in the newest packaged kernel (None if it has no such file)."""
+    return newer_files([relpath])[relpath]
+
+
+def newer_files(relpaths) -> Dict[str, Optional[str]]:
+    """{relpath: its text in the newest packaged kernel, or None where it has
+    no such file}, read from Debian's tarball and kept in the work dir.  The
+    files not kept yet come out of one pass over the tarball, which stops
+    when it has them all (--occurrence): decompressing the whole tarball
+    costs about 10 s of CPU a pass."""
     tarball = Path(TARBALL.format(series=NEWEST_SERIES))
     if not tarball.exists():
         raise Y2038Error(f"{tarball} is missing: a fix's message says what the newest packaged kernel has; "
                          f"run `apt-get install linux-source-{NEWEST_SERIES}`")
-    cache = work_dir() / "upstream" / digest(tarball.stat().st_size, tarball.stat().st_mtime, relpath)
-    if cache.exists():
-        kept = cache.read_text()
-        return None if kept == "\0absent" else kept
-    top = f"linux-source-{NEWEST_SERIES}"
-    with tempfile.TemporaryDirectory(prefix="y2038-upstream-") as scratch:
-        run(["tar", "-xJf", tarball, "-C", scratch, f"{top}/{relpath}"], check=False)
-        found = Path(scratch) / top / relpath
-        text = found.read_text(errors="replace") if found.exists() else None
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(cache, (text if text is not None else "\0absent").encode())
-    return text
+    caches = {r: work_dir() / "upstream" / digest(tarball.stat().st_size, tarball.stat().st_mtime, r)
+              for r in relpaths}
+    missing = sorted(r for r, cache in caches.items() if not cache.exists())
+    if missing:
+        top = f"linux-source-{NEWEST_SERIES}"
+        with tempfile.TemporaryDirectory(prefix="y2038-upstream-") as scratch:
+            run(["tar", "-xJf", tarball, "--occurrence=1", "-C", scratch, *(f"{top}/{r}" for r in missing)],
+                check=False)  # tar fails on a member it lacks: that file is absent
+            for relpath in missing:
+                found = Path(scratch) / top / relpath
+                text = found.read_text(errors="replace") if found.exists() else None
+                caches[relpath].parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(caches[relpath], (text if text is not None else "\0absent").encode())
+    kept = {r: cache.read_text() for r, cache in caches.items()}
+    return {r: None if text == "\0absent" else text for r, text in kept.items()}
 
 
 def newer_version() -> str:

@@ -289,7 +289,10 @@ def series_stage(tree, out=None, signoff=None, draft=False) -> Path:
         return out
     stamp.unlink(missing_ok=True)
     maint = Maintainers(tree)
-    groups, held = hold_cleanups(group_commits(matches, maint), tree.version,
+    groups = group_commits(matches, maint)
+    if not posting_rules.is_newest(tree.version):  # what every fix's message and hold read there, in one pass
+        fixes.newer_files(["Makefile", *sorted({f for g in groups if g["fix"] for f in g["files"]})])
+    groups, held = hold_cleanups(groups, tree.version,
                                  lambda group: mainline_has(tree, group),
                                  lambda group: mainline_fixes.fixed_in_mainline(baseline_diffs(tree, group)),
                                  lambda group: sixty_four_bit_only(tree, group))
