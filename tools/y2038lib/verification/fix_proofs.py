@@ -74,8 +74,8 @@ def images_record(tree, patch: Path, check: Check) -> Path:
 
 def build_images(tree, kernel: Kernel, patch: Path, check: Check, key: str) -> dict:
     """The two kernels of a proof: {"with-fix": (image or None, build errors),
-    "without-fix": the same, or (None, None) with "not-taken-out": why, when
-    the fix does not come out of the tree}.  Each image is a copy (the build
+    "without-fix": the same, "not-taken-out": None, or why the fix does not
+    come out of the tree (then "without-fix" is (None, None))}.  Each image is a copy (the build
     directory is the patched kernel's), named for the fix; the record of
     them (images_record) is written once both are made, with the proof's
     key, and removed when the proof has booted them."""
@@ -83,12 +83,12 @@ def build_images(tree, kernel: Kernel, patch: Path, check: Check, key: str) -> d
     if record.exists():
         kept = read_json(record, "boot")
         if kept.get("key") == key and all(Path(i).exists() for i, _ in kept["images"].values() if i):
-            return dict({label: (Path(i) if i else None, errors) for label, (i, errors) in kept["images"].items()},
-                        **{k: v for k, v in kept.items() if k == "not-taken-out"})
+            return {"not-taken-out": kept.get("not-taken-out"),
+                    **{label: (Path(i) if i else None, errors) for label, (i, errors) in kept["images"].items()}}
         record.unlink()  # its copies are about to be written over
     builder = kernel.builder
     head = builder.git("rev-parse", "HEAD").stdout.strip()
-    images: dict = {}
+    images: dict = {"not-taken-out": None}
     try:
         images["with-fix"] = kept_copy(kernel, patch, "with-fix", build_with_check(kernel, check, "with-fix"))
         builder.git("update-index", "-q", "--refresh", check=False)  # the build touched what it rebuilt
@@ -108,7 +108,7 @@ def build_images(tree, kernel: Kernel, patch: Path, check: Check, key: str) -> d
     finally:
         builder.git("reset", "-q", "--hard", head)
     record.parent.mkdir(parents=True, exist_ok=True)
-    write_json(record, {"key": key, **{k: v for k, v in images.items() if k == "not-taken-out"},
+    write_json(record, {"key": key, "not-taken-out": images["not-taken-out"],
                         "images": {label: (str(images[label][0]) if images[label][0] else None, images[label][1])
                                    for label in ("with-fix", "without-fix")}})
     return images
@@ -205,7 +205,7 @@ def prove(tree, boots: Boots, patch: Path, check: Check) -> dict:
     with ThreadPoolExecutor(max_workers=1) as pool:  # the with-fix guest beside this thread's
         booting = pool.submit(boot_with_check, tree, kernel, check, "with-fix", images["with-fix"], initramfs)
         before = ({"verdict": "error", "cases": [], "problems": [images["not-taken-out"]]}
-                  if "not-taken-out" in images
+                  if images["not-taken-out"]
                   else boot_with_check(tree, kernel, check, "without-fix", images["without-fix"], initramfs))
         after = booting.result()
     remove_copies(images)
