@@ -93,11 +93,13 @@ class ApplierCache(unittest.TestCase):
         self.assertEqual(again["a.c"]["output"], b"int after;\n")
         self.assertEqual(again["a.c"]["input"], b"int before;\n")
 
-    def test_a_rule_that_reads_headers_runs_once_per_directory(self):
-        """The include paths are the directory's: its files share a spatch
-        process (its start costs a second of CPU for such a rule)."""
+    def test_a_rule_that_reads_headers_runs_once_per_architecture(self):
+        """The include paths are the architecture's (spatch finds a file's
+        own headers beside it): files of many directories share a spatch
+        process (its start costs a second of CPU for such a rule); out-of-tree
+        code, whose own directory is on the path, one per directory."""
         typed = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.needs_types)
-        files = ["drivers/a/x.c", "drivers/a/y.c", "drivers/b/z.c"]
+        files = ["drivers/a/x.c", "drivers/a/y.c", "drivers/b/z.c", "arch/arm/kernel/w.c"]
         for relpath in files:
             (self.tree.src / relpath).parent.mkdir(parents=True, exist_ok=True)
             (self.tree.src / relpath).write_text("int x;\n")
@@ -105,17 +107,25 @@ class ApplierCache(unittest.TestCase):
         def handled(cmd, how):
             groups = Path(cmd[cmd.index("--file-groups") + 1]).read_text().split()
             return 0, "".join(f"HANDLING: {f}\n" for f in groups)
-        with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")), (["spatch"], handled)) as commands:
-            results = apply.Applier(self.tree, jobs=2, timeout=5).run_rule(typed, files)
-        self.assertEqual({f: r["status"] for f, r in results.items()}, dict.fromkeys(files, "unchanged"))
-        runs = [c for c in commands.calls if c[:2] != ["spatch", "--version"]]
-        own_dirs = sorted(c[c.index("-I") + 1] for c in runs)
-        self.assertEqual(own_dirs, [str(self.tree.src / "drivers/a"), str(self.tree.src / "drivers/b")])
+
+        def processes(own_directory):
+            with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")),
+                          (["spatch"], handled)) as commands:
+                applier = apply.Applier(self.tree, jobs=2, timeout=5)
+                applier.own_directory_includes = own_directory
+                results = applier.run_rule(typed, files)
+            self.assertEqual({f: r["status"] for f, r in results.items()}, dict.fromkeys(files, "unchanged"))
+            return sorted((c[c.index("-I") + 1], Path(c[c.index("--file-groups") + 1]).name) for c in commands.calls
+                          if c[:2] != ["spatch", "--version"])
+        self.assertEqual([d for d, _ in processes(False)],
+                         [str(self.tree.src / "arch/arm/include"), str(self.tree.src / "arch/x86/include")])
+        self.assertEqual([d for d, _ in processes(True)], [str(self.tree.src / d) for d in
+                                                            ("arch/arm/kernel", "drivers/a", "drivers/b")])
         # a rule whose python keeps what it saw by name has a process per file
         by_name = next(r for r in map(rules.parse_rule, sorted(REPO.glob("cocci/*/*.cocci"))) if r.one_file_per_process)
         with recorded((["spatch", "--version"], (0, "spatch version 1.1.1\n")), (["spatch"], handled)) as commands:
             apply.Applier(self.tree, jobs=2, timeout=5).run_rule(by_name, files)
-        self.assertEqual(len([c for c in commands.calls if c[:2] != ["spatch", "--version"]]), 3)
+        self.assertEqual(len([c for c in commands.calls if c[:2] != ["spatch", "--version"]]), 4)
 
     def test_another_spatch_version_is_another_key(self):
         cache = spatch.SpatchCache(self.scratch / "cache", "spatch version 1.1.1")

@@ -28,6 +28,10 @@ from ..records import CampaignMatches, Matches, RuleMatches
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
 BATCH_FILES = 4  # files per spatch process
+# files per process of a rule that reads headers: a start costs about a
+# second of CPU for such a rule, and files of one directory that share a
+# process share the headers it parsed
+TYPED_BATCH_FILES = 12
 # a campaign's rules run over a file again while one of them changed it
 # (one rule's result can be another's input); more rounds than this is a
 # rule pair that does not settle
@@ -79,6 +83,10 @@ class Applier:
         # which of a rule's changes stand (convert: the kernels the code supports)
         self.site_filter: Optional[Callable[[Any, str, bytes, bytes], Any]] = None
         self.refused: Dict[str, Dict[str, list]] = {}  # rule.relpath -> {relpath: [Decision]}
+        # the file's own directory on the include path of a rule that reads
+        # headers (type_options); convert's: out-of-tree code may name its
+        # headers <x.h>
+        self.own_directory_includes = False
         self.spatch_runs = 0
         self.cache_hits = 0
 
@@ -125,7 +133,8 @@ class Applier:
         batches, todo = [], {}
         for rule, files in work:
             # a timeout is a result too: the same input times out again at the same limit
-            context = f"timeout={self.timeout}" + (f" tree={self.tree.baseline}" if rule.needs_types else "")
+            context = f"timeout={self.timeout}" + (f" tree={self.tree.baseline}" if rule.needs_types else "") + \
+                (" own-directory" if rule.needs_types and self.own_directory_includes else "")
             pending = {}
             for relpath in files:
                 data = self.content(relpath)
@@ -136,22 +145,7 @@ class Applier:
                 else:
                     self.cache_hits += 1
                     done[rule.relpath][relpath] = dict(result, input=data)
-            # largest files first, dealt round-robin into batches of a few
-            # files of similar cost: a spatch start costs about 0.1 s, and
-            # 1 s of CPU for a rule with python that reads headers
-            order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
-            if rule.one_file_per_process:
-                batches += [(rule, [relpath]) for relpath in order]
-                continue
-            if rule.needs_types:  # one process per include path: the files of one directory
-                by_options: Dict[tuple, List[str]] = {}
-                for relpath in order:
-                    by_options.setdefault(tuple(self.type_options(rule, relpath)), []).append(relpath)
-                batches += [(rule, files[n:n + BATCH_FILES]) for files in by_options.values()
-                            for n in range(0, len(files), BATCH_FILES)]
-                continue
-            count = max(self.jobs, -(-len(order) // BATCH_FILES))
-            batches += [(rule, order[n::count]) for n in range(count) if order[n::count]]
+            batches += [(rule, files) for files in self.batches(rule, pending)]
         if not todo:
             return done
 
@@ -160,7 +154,9 @@ class Applier:
             if rule.kind != "cocci":
                 return rule, {f: run_text_rule(rule, f, todo[rule.relpath, f][1]) for f in files}
             extra = self.type_options(rule, files[0]) if rule.needs_types else []
-            return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout, extra)
+            headers = self.tree.src if rule.needs_types and not self.own_directory_includes else None
+            return rule, run_spatch_batch(rule, {f: todo[rule.relpath, f][1] for f in files}, self.timeout, extra,
+                                          headers)
 
         with Step(f"{what}: spatch", total=len(todo)) as step, \
                 ThreadPoolExecutor(max_workers=self.jobs) as pool:
@@ -177,8 +173,26 @@ class Applier:
         self.spatch_runs += len(todo)
         return done
 
+    def batches(self, rule, pending: dict) -> list:
+        """The files of pending ({relpath: (key, content)}) in the spatch
+        processes they run in."""
+        # largest files first, so that the slowest do not start last
+        order = sorted(pending, key=lambda f: (-len(pending[f][1]), f))
+        if rule.one_file_per_process:
+            return [[relpath] for relpath in order]
+        if rule.needs_types:  # the files of one include path, in path order
+            by_options: Dict[tuple, List[str]] = {}
+            for relpath in sorted(pending):
+                by_options.setdefault(tuple(self.type_options(rule, relpath)), []).append(relpath)
+            return [files[n:n + TYPED_BATCH_FILES] for files in by_options.values()
+                    for n in range(0, len(files), TYPED_BATCH_FILES)]
+        # dealt round-robin into batches of a few files of similar cost: a
+        # spatch start costs about 0.1 s
+        count = max(self.jobs, -(-len(order) // BATCH_FILES))
+        return [order[n::count] for n in range(count) if order[n::count]]
+
     def type_options(self, rule, relpath: str) -> list:
-        return type_options(self.tree.src, relpath, rule.reads_headers_recursively)
+        return type_options(self.tree.src, relpath, rule.reads_headers_recursively, self.own_directory_includes)
 
     def in_scope(self, relpath: str, rule) -> bool:
         return not self.use_scope or in_scope(relpath, rule)

@@ -11,6 +11,7 @@ restored layout is part of what it keeps).
 A changed file's result has "fired": the probed sub-rules that matched in
 it (smpl.py), when the rule has probes."""
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -72,26 +73,50 @@ class SpatchCache:
         write_atomic(folder / f"{key}.json", json.dumps(meta, sort_keys=True).encode())
 
 
-def type_options(src: Path, relpath: str, recursive: bool = True):
+def type_options(src: Path, relpath: str, recursive: bool = True, own_directory: bool = False):
     """Include paths so that spatch knows the types of fields declared in the
     tree's headers, for the architecture the file belongs to; recursive:
-    the headers those include too, else only the file's own includes."""
+    the headers those include too, else only the file's own includes.
+    A file's #include "x.h" and "../x.h" spatch finds beside the file (its
+    copy runs among links to the tree's directories: inputs()), so the
+    paths are the same for every file of an architecture and one process
+    can take files of many directories; own_directory: the file's
+    directory first as well, for code whose Makefile lets it name its own
+    headers <x.h> (out-of-tree modules, run without the links)."""
     parts = relpath.split("/")
     arch = parts[1] if parts[0] == "arch" and len(parts) > 2 else "x86"
-    dirs = [str(Path(relpath).parent), f"arch/{arch}/include", f"arch/{arch}/include/uapi",
-            f"arch/{arch}/include/generated", "include", "include/uapi"]
+    dirs = [f"arch/{arch}/include", f"arch/{arch}/include/uapi", f"arch/{arch}/include/generated", "include",
+            "include/uapi"]
+    if own_directory:
+        dirs.insert(0, str(Path(relpath).parent))
     options = ["--recursive-includes" if recursive else "--all-includes", "--relax-include-path"]
     for d in dirs:
         options += ["-I", str(src / d)]
     return options
 
 
-def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=()) -> dict:
-    """One rule on one file, in a scratch directory so the tree is never written."""
+def inputs(root: Path, contents: dict, tree: Optional[Path] = None) -> None:
+    """The files to run on, written under root (so the tree is never
+    written); tree: beside them, links to the rest of the tree's
+    directories on their paths, so that spatch reads a file's own headers
+    where make does (#include "x.h", "../x.h") and writes only under root."""
+    for relpath, content in contents.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_bytes(content)
+    if tree is None:
+        return
+    folders = {parent for relpath in contents for parent in Path(relpath).parents}
+    for folder in folders:
+        for entry in os.scandir(tree / folder):
+            link = root / folder / entry.name
+            if not os.path.lexists(link):
+                os.symlink(entry.path, link)
+
+
+def run_spatch(rule, relpath: str, content: bytes, timeout: int, extra=(), tree: Optional[Path] = None) -> dict:
+    """One rule on one file, in a scratch directory (inputs())."""
     with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
-        src = Path(scratch) / "in" / relpath
-        src.parent.mkdir(parents=True)
-        src.write_bytes(content)
+        inputs(Path(scratch) / "in", {relpath: content}, tree)
         out = Path(scratch) / "out"
         cmd = spatch_command("--sp-file", sp_file(rule, Path(scratch)), "-D", "patch", "--parse-error-msg",
                              "--timeout", str(timeout), *rule.options, *extra, relpath, "-o", str(out))
@@ -169,30 +194,29 @@ def run_text_rule(rule, relpath: str, content: bytes) -> dict:
     return result
 
 
-def run_spatch_batch(rule, inputs: dict, timeout: int, extra=()) -> dict:
+def run_spatch_batch(rule, contents: dict, timeout: int, extra=(), tree: Optional[Path] = None) -> dict:
     """One rule on many files in one spatch process (--file-groups: each file
     its own group, so a timeout or parse error stays with its file).  Files
     the process did not get to are run one by one.  extra: more options,
-    the same for every file (type_options of files of one directory)."""
+    the same for every file (type_options of files of one architecture);
+    tree: the tree the files' headers are read from (inputs())."""
     results = {}
     with tempfile.TemporaryDirectory(prefix="y2038-spatch-") as scratch:
         root = Path(scratch) / "in"
-        for relpath, content in inputs.items():
-            (root / relpath).parent.mkdir(parents=True, exist_ok=True)
-            (root / relpath).write_bytes(content)
+        inputs(root, contents, tree)
         groups = Path(scratch) / "groups"
-        groups.write_text("\n\n".join(inputs) + "\n")
+        groups.write_text("\n\n".join(contents) + "\n")
         cmd = spatch_command("--sp-file", sp_file(rule, Path(scratch)), "-D", "patch", "--parse-error-msg",
                              "--timeout", str(timeout), *rule.options, *extra, "--file-groups", str(groups),
                              "--out-place")
         try:
             log = run(cmd, cwd=root, check=False, binary=True, merge_output=True,
-                      timeout=timeout * len(inputs) + 60).stdout.decode(errors="replace")
+                      timeout=timeout * len(contents) + 60).stdout.decode(errors="replace")
         except TimeoutExpired:
             log = ""
         for chunk in re.split(r"^(?=HANDLING: |Skipping: )", log, flags=re.M):
             m = re.match(r"(HANDLING|Skipping): (\S+)\n", chunk)
-            if not m or m.group(2) not in inputs:
+            if not m or m.group(2) not in contents:
                 continue
             relpath = m.group(2)
             if (exn := re.search(r"^EXN: (.*) in ", chunk, re.M)):
@@ -202,8 +226,8 @@ def run_spatch_batch(rule, inputs: dict, timeout: int, extra=()) -> dict:
                 continue
             unparsed = sum(int(n) for n in re.findall(r"^badcount: (\d+)", chunk, re.M))
             out = root / f"{relpath}.cocci_res"
-            output = out.read_bytes() if out.exists() else inputs[relpath]
-            results[relpath] = changed_result(rule, inputs[relpath], output, unparsed, chunk)
-    for relpath in inputs.keys() - results.keys():
-        results[relpath] = run_spatch(rule, relpath, inputs[relpath], timeout, extra)
+            output = out.read_bytes() if out.exists() else contents[relpath]
+            results[relpath] = changed_result(rule, contents[relpath], output, unparsed, chunk)
+    for relpath in contents.keys() - results.keys():
+        results[relpath] = run_spatch(rule, relpath, contents[relpath], timeout, extra, tree)
     return results

@@ -131,6 +131,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     kernel_range = supported_range(project, min_kernel, max_kernel)
     progress(f"kernels supported: {kernel_range.text()}")
     applier = IsolatingApplier(source, jobs, timeout, use_scope=False)
+    applier.own_directory_includes = True
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
     modules = build_units.ModuleRanges(source.src, project, min_kernel, max_kernel)
     applier.site_filter = modules.site_filter(
