@@ -433,8 +433,8 @@ class EachStepIsolated(unittest.TestCase):
                 "filter": api_availability.SiteFilter.__call__, "uses": api_availability.unavailable_uses,
                 "driver": driver_types.convert}
 
-        def batch(rule, inputs, timeout, extra=()):  # a rule that unpairs the conditionals of endif.c
-            results = real["batch"](rule, inputs, timeout, extra)
+        def batch(rule, inputs, timeout, extra=(), tree=None):  # a rule that unpairs the conditionals of endif.c
+            results = real["batch"](rule, inputs, timeout, extra, tree)
             if "endif.c" in results and results["endif.c"]["status"] == "changed":
                 results["endif.c"]["output"] += b"#endif\n"
             return results
