@@ -83,6 +83,33 @@ class OldApiCount(unittest.TestCase):
                           "struct timespec": 1})
 
 
+class Gather(unittest.TestCase):
+    def test_a_snapshot_lacking_a_blob(self):
+        """A snapshot leaves out its largest files: the module is gathered
+        without them, named on stderr, never a failed module."""
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp) / "mirror" / "o+r" / "repo"
+            (repo / "drv" / "regs").mkdir(parents=True)
+            (repo / "drv" / "x.c").write_text("struct timeval tv;\n")
+            (repo / "drv" / "regs" / "big.h").write_text("#define REG_A 0x10\n")
+            git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+            subprocess.run(git[:3] + ["init", "-q"], check=True)
+            subprocess.run(git + ["add", "."], check=True)
+            subprocess.run(git + ["commit", "-q", "-m", "m"], check=True)
+            head = subprocess.run(git[:3] + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+            big = subprocess.run(git[:3] + ["rev-parse", "HEAD:drv/regs/big.h"], capture_output=True,
+                                 text=True).stdout.strip()
+            (repo / ".git" / "objects" / big[:2] / big[2:]).unlink()
+            module = corpus.Module("m", "vendor-kernel", "o/r", head, "drv", "working", "7")
+            err = io.StringIO()
+            with mock.patch.dict(os.environ, {"CORPUS_DIR": tmp, "CORPUS_MIRROR": str(Path(tmp) / "mirror")}), \
+                    contextlib.redirect_stderr(err):
+                self.assertEqual(corpus.gather([module]), [])
+            self.assertEqual((Path(tmp) / "src" / "m" / "x.c").read_text(), "struct timeval tv;\n")
+            self.assertFalse((Path(tmp) / "src" / "m" / "regs" / "big.h").exists())
+            self.assertIn("m: gathered without 1 file(s) the snapshot lacks: regs/big.h", err.getvalue())
+
+
 FAKE_CONVERT = """#!/bin/sh
 # a planted convert: args: convert SRC --out OUT ...
 src=$2; out=$4

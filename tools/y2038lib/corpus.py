@@ -123,7 +123,8 @@ def git_dir(repo: str) -> Path:
     return clone
 
 
-def gather_git(m: Module, dest: Path) -> None:
+def gather_git(m: Module, dest: Path) -> List[str]:
+    """m's files into dest; the paths the snapshot lacks (left out)."""
     gd = str(git_dir(m.origin))
     kind = subprocess.run(["git", "--git-dir", gd, "cat-file", "-t", f"{m.version}:{m.path}"],
                           capture_output=True, text=True, check=True).stdout.strip()
@@ -132,11 +133,34 @@ def gather_git(m: Module, dest: Path) -> None:
                               capture_output=True, check=True).stdout
         dest.mkdir(parents=True)
         (dest / Path(m.path).name).write_bytes(blob)
-        return
+        return []
     archive = subprocess.run(["git", "--git-dir", gd, "archive", "--format=tar", f"{m.version}:{m.path}"],
-                             capture_output=True, check=True).stdout
+                             capture_output=True)
     dest.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "--no-same-owner", "-C", str(dest)], input=archive, check=True)
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "--no-same-owner", "-C", str(dest)], input=archive.stdout, check=True)
+        return []
+    return gather_blobs(gd, f"{m.version}:{m.path}", dest)
+
+
+def gather_blobs(gd: str, tree: str, dest: Path) -> List[str]:
+    """tree's files into dest one by one, for a snapshot that lacks some
+    blobs (a snapshot leaves out its largest files): the paths it lacks."""
+    listing = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-z", tree],
+                             capture_output=True, check=True).stdout.decode("utf-8", "surrogateescape")
+    lacking = []
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        if meta.split()[1] != "blob":
+            continue  # a submodule: not in a snapshot either
+        blob = subprocess.run(["git", "--git-dir", gd, "cat-file", "blob", meta.split()[2]], capture_output=True)
+        if blob.returncode:
+            lacking.append(path)
+            continue
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(blob.stdout)
+    return lacking
 
 
 def gather_dkms(m: Module, dest: Path) -> None:
@@ -159,7 +183,13 @@ def gather(modules: List[Module]) -> List[str]:
         if dest.is_dir():
             continue
         try:
-            (gather_dkms if m.is_dkms else gather_git)(m, dest)
+            if m.is_dkms:
+                gather_dkms(m, dest)
+            else:
+                lacking = gather_git(m, dest)
+                if lacking:
+                    print(f"corpus: {m.name}: gathered without {len(lacking)} file(s) the snapshot lacks: "
+                          f"{', '.join(lacking[:3])}", file=sys.stderr)
         except (subprocess.CalledProcessError, OSError, StopIteration) as err:
             shutil.rmtree(dest, ignore_errors=True)
             failed.append(f"{m.name}: {err}")
