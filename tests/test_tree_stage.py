@@ -9,8 +9,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-import helpers  # noqa: F401 - puts tools/ on the path
-from y2038lib import tree as stage
+from helpers import put_tools_on_path
+
+put_tools_on_path()
+from y2038lib import tree as stage  # noqa: E402 - after tools/ is on the path
 
 MESSAGE = "Linux 3.10.0\n\nPristine linux-source-3.10.tar.xz.\n"
 
