@@ -207,9 +207,9 @@ def git_env(date: str = FIXED_DATE, identity: str = DEFAULT_SIGNOFF) -> dict:
                GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email.rstrip(">"),
                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date,
                GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null")
-    # no `git gc --auto` after a commit: the baseline is ~75,000 loose objects,
-    # and the repack it starts in the background takes a core for minutes
-    # while the run compiles (settings the caller gives git this way are kept)
+    # no `git gc --auto` after a commit: the repack of a whole kernel tree's
+    # objects it can start in the background takes a core for minutes while
+    # the run compiles (settings the caller gives git this way are kept)
     count = int(env.get("GIT_CONFIG_COUNT") or 0)
     env.update({"GIT_CONFIG_COUNT": str(count + 1), f"GIT_CONFIG_KEY_{count}": "gc.auto",
                 f"GIT_CONFIG_VALUE_{count}": "0"})

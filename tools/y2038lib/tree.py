@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Dict, List, Set
 
-from .common import (DEFAULT_SIGNOFF, FIXED_DATE, Y2038Error, digest_stream, file_digest, git_env, progress,
+from .common import (Y2038Error, digest_stream, file_digest, git_env, progress,
                      read_json, run, work_dir, write_json)
 
 TARBALL_SUFFIXES = (".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar")
@@ -228,8 +228,8 @@ def commit_every_file(tree, message: str) -> None:
                 mark = len(changes) + 1
                 proc.stdin.write(b"blob\nmark :%d\ndata %d\n%s\n" % (mark, len(data), data))
                 changes.append(b"M %s :%d %s\n" % (kind, mark, fast_import_path(os.path.relpath(path, tree.src))))
-        when = int(datetime.fromisoformat(FIXED_DATE).timestamp())
-        ident = b"%s %d +0000" % (DEFAULT_SIGNOFF.encode(), when)
+        when = int(datetime.fromisoformat(env["GIT_COMMITTER_DATE"]).timestamp())
+        ident = b"%s <%s> %d +0000" % (env["GIT_COMMITTER_NAME"].encode(), env["GIT_COMMITTER_EMAIL"].encode(), when)
         branch = tree.git("symbolic-ref", "HEAD").stdout.strip().encode()
         proc.stdin.write(b"commit %s\nauthor %s\ncommitter %s\ndata %d\n%s\n" % (
             branch, ident, ident, len(message.encode()), message.encode()))
