@@ -2003,3 +2003,47 @@ class SplitHeader(unittest.TestCase):
         code = SPLIT_HEADER["otp.c"]
         names = [f[0] for f in driver_types.functions(code)]
         self.assertEqual(names, ["otp_ioctl", "otp_mark"])
+
+
+# A demodulator's lock time printed through the vendor's logging macro, a
+# macro defined in an SDK header outside the module: each seconds value is
+# cast to the vendor's integer typedef before the format sees it, so the
+# format prints the cast's type whatever tv_sec's is.
+VENDOR_CAST = {"demod.c": """\
+static int demod_lock(struct demod *d)
+{
+	struct timeval begin, end;
+
+	do_gettimeofday(&begin);
+	demod_write(d, 0x10, 1);
+	do_gettimeofday(&end);
+	VENDOR_INFO("lock took %d ms\\n", (UINT32)(end.tv_sec * 1000 + end.tv_usec / 1000) -
+		    (UINT32)(begin.tv_sec * 1000 + begin.tv_usec / 1000));
+	VENDOR_INFO("at %u s\\n", (HI_U32)end.tv_sec);
+	return 0;
+}
+"""}
+
+
+class VendorCast(unittest.TestCase):
+    def test_seconds_cast_to_a_vendor_integer_type_before_a_foreign_macro_convert(self):
+        new, converted, kept = driver_types.convert(VENDOR_CAST)
+        self.assertEqual((converted, kept), (["local begin, local end"], []))
+        demod = new["demod.c"]
+        for line in ("\tstruct timespec64 begin, end;", "\tktime_get_real_ts64(&end);",
+                     'VENDOR_INFO("lock took %d ms\\n", (UINT32)(end.tv_sec * 1000 + end.tv_nsec / NSEC_PER_MSEC) -',
+                     "(UINT32)(begin.tv_sec * 1000 + begin.tv_nsec / NSEC_PER_MSEC));",
+                     'VENDOR_INFO("at %u s\\n", (HI_U32)end.tv_sec);'):
+            self.assertIn(line, demod)
+
+    def test_a_cast_to_a_type_that_is_no_integer_stays(self):
+        code = VENDOR_CAST["demod.c"].replace("(HI_U32)end.tv_sec", "(TIME_T)end.tv_sec")
+        new, converted, kept = driver_types.convert({"demod.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("VENDOR_INFO(), whose format this pass does not read", kept[0]["why"])
+
+    def test_a_value_the_macro_hands_on_whole_stays(self):
+        code = VENDOR_CAST["demod.c"].replace("\treturn 0;", "\tVENDOR_STAMP(&end);\n\treturn 0;")
+        new, converted, kept = driver_types.convert({"demod.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("passed to VENDOR_STAMP()", kept[0]["why"])

@@ -95,7 +95,10 @@ SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.value
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
 # a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
 KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
-CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|[usU](?:8|16|32|64)|time64_t)\s*\)\s*$")
+# a cast to an integer type, the kernel's or a vendor's typedef of one (HI_U32, UINT32, uint32_t): what is printed
+# is the cast's type, whatever tv_sec's
+CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|(?:[A-Za-z]*_+)?[usUS](?:8|16|32|64)|"
+                  r"U?INT(?:8|16|32|64)|u?int(?:8|16|32|64)_t|time64_t)\s*\)\s*$")
 STATEMENT_START = re.compile(r"(?:[;{}]|\n[ \t]*#[^\n]*)$")  # what ends right before a statement (rstripped)
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
