@@ -2047,3 +2047,77 @@ class VendorCast(unittest.TestCase):
         new, converted, kept = driver_types.convert({"demod.c": code})
         self.assertEqual((new, converted), ({}, []))
         self.assertIn("passed to VENDOR_STAMP()", kept[0]["why"])
+
+
+# A module-wide timeval kept by value: a static variable, a function that
+# returns the time by value and one that takes two by value, declared in
+# the module's header.  The header's prototype `f(struct timeval a, struct
+# timeval b);` declares no variable (its first parameter ends in ','), so
+# the group converts with the prototypes.
+MODULE_STATE = {"timer.c": """\
+#include "timer.h"
+
+static struct timeval pretick;
+
+struct timeval hd_now(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv;
+}
+
+unsigned int hd_diff(struct timeval before, struct timeval after)
+{
+	return 1000000 * (after.tv_sec - before.tv_sec) + after.tv_usec - before.tv_usec;
+}
+
+unsigned int hd_elapsed(void)
+{
+	struct timeval now;
+
+	now = hd_now();
+	return hd_diff(pretick, now) / 1000;
+}
+
+void hd_start(void)
+{
+	pretick = hd_now();
+}
+""", "timer.h": """\
+unsigned int hd_diff(struct timeval before, struct timeval after);
+struct timeval hd_now(void);
+struct hd_ops {
+	void (*stamp)(struct timeval when, int id);
+};
+"""}
+
+
+class ModuleState(unittest.TestCase):
+    def test_module_wide_state_kept_by_value_converts_with_its_prototypes(self):
+        new, converted, kept = driver_types.convert(MODULE_STATE)
+        self.assertEqual((converted, kept), (["global pretick, local now, local tv, param after, param before, "
+                                              "result hd_now"], []))
+        self.assertIn("static struct timespec64 pretick;", new["timer.c"])
+        self.assertIn("+ after.tv_nsec / NSEC_PER_USEC - before.tv_nsec / NSEC_PER_USEC;", new["timer.c"])
+        self.assertIn("unsigned int hd_diff(struct timespec64 before, struct timespec64 after);\n"
+                      "struct timespec64 hd_now(void);\n", new["timer.h"])
+        self.assertIn("void (*stamp)(struct timeval when, int id);", new["timer.h"])  # a callback's type: not ours
+
+    def test_state_copied_to_user_space_stays(self):
+        code = MODULE_STATE["timer.c"] + """
+long hd_ioctl(void __user *arg)
+{
+	return copy_to_user(arg, &pretick, sizeof(pretick));
+}
+"""
+        new, converted, kept = driver_types.convert({**MODULE_STATE, "timer.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("passed to copy_to_user()", kept[0]["why"])
+
+    def test_an_exported_function_nobody_here_calls_keeps_its_type(self):
+        code = MODULE_STATE["timer.c"] + "\nEXPORT_SYMBOL(hd_diff);\n"
+        code = code.replace("return hd_diff(pretick, now) / 1000;", "return now.tv_sec - pretick.tv_sec;")
+        new, converted, kept = driver_types.convert({**MODULE_STATE, "timer.c": code})
+        self.assertIn("unsigned int hd_diff(struct timeval before, struct timeval after)", new.get("timer.c", code))
+        self.assertTrue([k for k in kept if "exported and not called here" in k["why"]])

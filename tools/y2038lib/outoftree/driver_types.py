@@ -365,8 +365,8 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
         return "param", (inside[0][3], inside[0][4]), inside[0][0]
     if body:
         return None if end == ")" else ("local", (body[0][3], body[0][4]), body[0][0])  # ")": a prototype's
-    if end == ")":
-        return None  # a prototype's parameter
+    if end == ")" or in_parameter_list(code, start):
+        return None  # a prototype's parameter (f(struct timeval a, struct timeval b);: the first ends in ',')
     if code[:start].count("{") - code[:start].count("}") > 0:
         # a field only right inside a struct's own braces (nested structs before it closed)
         brace = opening_brace(code, start)
@@ -375,6 +375,13 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
+
+
+def in_parameter_list(code: str, start: int) -> bool:
+    """Whether start (outside any function body) is inside the parentheses
+    of a declaration: a prototype's or a function pointer's parameters."""
+    statement = max(code.rfind(";", 0, start), code.rfind("{", 0, start), code.rfind("}", 0, start)) + 1
+    return code.count("(", statement, start) > code.count(")", statement, start)
 
 
 def initialiser(code: str, value_start: int) -> Tuple[int, int]:
