@@ -2121,3 +2121,54 @@ long hd_ioctl(void __user *arg)
         new, converted, kept = driver_types.convert({**MODULE_STATE, "timer.c": code})
         self.assertIn("unsigned int hd_diff(struct timeval before, struct timeval after)", new.get("timer.c", code))
         self.assertTrue([k for k in kept if "exported and not called here" in k["why"]])
+
+
+# A frame queue: a buffer's time field compared with the last buffer's in an
+# else block that declares `temp`, a name a loop block of the same function
+# declares again for a list_entry() pointer.  A local's scope is its block:
+# the loop's `temp` is no use of the timespec.
+BLOCK_SCOPE = {"queue.c": """\
+struct frame {
+	struct timespec time;
+	struct list_head node;
+};
+
+static bool frame_due(struct queue *q, struct frame *f, long interval)
+{
+	struct list_head *pos, *next;
+	bool due = false;
+
+	ktime_get_ts(&f->time);
+	list_for_each_safe(pos, next, &q->free) {
+		struct frame *temp = list_entry(pos, struct frame, node);
+
+		list_del(&temp->node);
+		kfree(temp);
+	}
+	if (q->last) {
+		struct timespec diff = timespec_sub(f->time, q->last->time);
+		struct timespec temp = ns_to_timespec(interval);
+
+		due = timespec_compare(&diff, &temp) >= 0;
+	}
+	return due;
+}
+"""}
+
+
+class BlockScope(unittest.TestCase):
+    def test_a_name_declared_again_in_another_block_is_no_use(self):
+        new, converted, kept = driver_types.convert(BLOCK_SCOPE)
+        self.assertEqual((converted, kept), (["field time, local diff, local temp"], []))
+        queue = new["queue.c"]
+        for line in ("\tstruct timespec64 time;", "ktime_get_ts64(&f->time);",
+                     "\t\tstruct frame *temp = list_entry(pos, struct frame, node);",
+                     "struct timespec64 diff = timespec64_sub(f->time, q->last->time);",
+                     "struct timespec64 temp = ns_to_timespec64(interval);"):
+            self.assertIn(line, queue)
+
+    def test_a_frame_an_ioctl_number_names_stays(self):
+        code = "#define Q_FRAME _IOW('q', 1, struct frame)\n" + BLOCK_SCOPE["queue.c"]
+        new, converted, kept = driver_types.convert({"queue.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("struct frame reaches user space", kept[0]["why"])

@@ -299,6 +299,7 @@ def file_candidates(relpath: str, code: str) -> list:
     """The candidates declared in one file (code: blanked)."""
     found = []
     funcs = functions(code)
+    flat = first_branches(code)
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
     for m in DECLARATION.finditer(code):
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
@@ -322,6 +323,8 @@ def file_candidates(relpath: str, code: str) -> list:
         if not placed:
             continue
         kind, scope, function = placed
+        if kind == "local" and scope:
+            scope = block_of(flat, m.start(), scope)
         init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
         line_start = code.rfind("\n", 0, m.start()) + 1
         static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
@@ -375,6 +378,16 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
+
+
+def block_of(flat: str, start: int, body: Tuple[int, int]) -> Tuple[int, int]:
+    """The innermost block around a local's declaration at start (flat:
+    the code with first_branches()): its scope in C, so that a name another
+    block of the function declares again (`struct vsg_buf *temp` in a loop,
+    `struct timespec temp` in an else) is not one of its uses."""
+    brace = opening_brace(flat, start)
+    close = matching(flat, brace, "{", "}") if brace > body[0] else -1
+    return (brace, close) if close > 0 else body
 
 
 def in_parameter_list(code: str, start: int) -> bool:
