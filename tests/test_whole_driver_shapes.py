@@ -2172,3 +2172,60 @@ class BlockScope(unittest.TestCase):
         new, converted, kept = driver_types.convert({"queue.c": code})
         self.assertEqual((new, converted), ({}, []))
         self.assertIn("struct frame reaches user space", kept[0]["why"])
+
+
+# The driver's own time macros, handed the address of its values: a clock
+# read (`#define PERF_NOW(ts) do_gettimeofday(ts)`) and a difference in
+# microseconds read through the pointers.  The parameter is a pointer to
+# what the calls hand it, and the bodies convert with the values.
+TIME_MACROS = {"perf.c": """\
+#define PERF_NOW(ts) do_gettimeofday(ts)
+#define PERF_US(a, b) (((b)->tv_sec - (a)->tv_sec) * 1000000 + (b)->tv_usec - (a)->tv_usec)
+#define PERF_MARK(ts) board_mark(ts)
+
+struct perf {
+	struct timeval start;
+};
+
+static long perf_run(struct perf *p)
+{
+	struct timeval end;
+
+	PERF_NOW(&p->start);
+	work();
+	PERF_NOW(&end);
+	return PERF_US(&p->start, &end);
+}
+"""}
+# a value one of the same macros fills is also handed to one that gives it to a board function
+MARKED = {"perf.c": TIME_MACROS["perf.c"].replace("start;\n", "start;\n\tstruct timeval marked;\n") + """
+static void perf_mark(struct perf *p)
+{
+	PERF_NOW(&p->marked);
+	PERF_MARK(&p->marked);
+}
+"""}
+
+
+class TimeMacros(unittest.TestCase):
+    def test_values_handed_by_address_to_the_drivers_time_macros_convert_with_their_bodies(self):
+        new, converted, kept = driver_types.convert(TIME_MACROS)
+        self.assertEqual((converted, kept), (["field start, local end, macro a, macro b, macro ts"], []))
+        perf = new["perf.c"]
+        for line in ("#define PERF_NOW(ts) ktime_get_real_ts64(ts)\n",
+                     "#define PERF_US(a, b) (((b)->tv_sec - (a)->tv_sec) * 1000000 + (b)->tv_nsec / NSEC_PER_USEC - "
+                     "(a)->tv_nsec / NSEC_PER_USEC)\n", "\tstruct timespec64 start;\n};",
+                     "\tstruct timespec64 end;"):
+            self.assertIn(line, perf)
+
+    def test_a_macro_that_hands_the_value_outside_the_module_keeps_every_value_of_the_shared_macros(self):
+        new, converted, kept = driver_types.convert(MARKED)
+        self.assertEqual((new, converted), ({}, []))
+        self.assertEqual([k["why"] for k in kept], ["perf.c:3: passed to board_mark() [field marked, field start, "
+                                                    "local end, macro a, macro b, macro ts: kept as struct timeval]"])
+
+    def test_a_macro_given_a_value_and_an_address_stays(self):
+        code = TIME_MACROS["perf.c"].replace("\tPERF_NOW(&end);", "\tPERF_NOW(&end);\n\tPERF_US(end, end);")
+        new, converted, kept = driver_types.convert({"perf.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("PERF_US() is given timespecs and timevals, or values and addresses", kept[0]["why"])

@@ -240,9 +240,11 @@ def print_macros(codes) -> Set[str]:
 def macro_candidates(a) -> list:
     """A parameter of one of the driver's function-like macros becomes a
     candidate (kind "macro", position: its index) when a call of the macro
-    hands it one of the driver's timespecs/timevals: the macro's body is
-    then read like a function's, and converts with what it is given."""
-    given: Dict[Tuple[str, int], Set[str]] = {}
+    hands it one of the driver's timespecs/timevals, or the address of one
+    (`#define MY_NOW(ts) do_gettimeofday(ts)` called as `MY_NOW(&x)`: the
+    parameter is then a pointer): the macro's body is then read like a
+    function's, and converts with what it is given."""
+    given: Dict[Tuple[str, int], Set[Tuple[str, bool]]] = {}  # -> {(type, handed its address)}
     macros = [(relpath, m) for relpath, code in a.code.items() for m in MACRO.finditer(code)]
     names = {m.group(1) for _, m in macros}
     for relpath, code in a.code.items():
@@ -252,10 +254,12 @@ def macro_candidates(a) -> list:
             close = matching(code, call.end() - 1)
             pos = call.end()
             for index, arg in enumerate(split_args(code[call.end():close]) if close > 0 else []):
-                lead = len(arg) - len(arg.lstrip())
-                target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
-                if target is not None and a.candidates[target].kind != "field":
-                    given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
+                address = re.match(r"\s*&\s*(?!&)", arg)
+                start = pos + (address.end() if address else len(arg) - len(arg.lstrip()))
+                target = link_target(a, relpath, start, pos + len(arg.rstrip()))
+                if target is not None:
+                    pointer = bool(address) or a.candidates[target].pointer and not arg.strip().startswith("*")
+                    given.setdefault((call.group(1), index), set()).add((a.candidates[target].type, pointer))
                 else:  # something else: the body cannot change for one caller only
                     a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
                                                f"{call.group(1)}() is also given {arg.strip()[:40]}")
@@ -264,11 +268,12 @@ def macro_candidates(a) -> list:
     for relpath, m in macros:
         params = [p.strip() for p in m.group(2).split(",")]
         for index, name in enumerate(params):
-            types = given.get((m.group(1), index), set())
-            if types and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
+            kinds = given.get((m.group(1), index), set())
+            if kinds and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
                 start = m.start(2) + m.group(2).index(name)
-                found.append(Candidate("macro", name, min(types) if len(types) == 1 else "mixed", relpath,
-                                       (start, start), (m.start(3), m.end(3)), m.group(1), index))
+                found.append(Candidate("macro", name, kinds.pop()[0] if len(kinds) == 1 else "mixed", relpath,
+                                       (start, start), (m.start(3), m.end(3)), m.group(1), index,
+                                       pointer=all(by_address for _, by_address in given[(m.group(1), index)])))
     return found
 
 
@@ -787,7 +792,8 @@ def examine(a, links: Links) -> Findings:
             examine_function_uses(a, c, n, found)
         if c.kind == "macro" and ((c.function, c.position) in a.macro_foreign or c.type == "mixed"):
             found.problems.setdefault(n, a.macro_foreign.get((c.function, c.position),
-                                                             f"{c.function}() is given timespecs and timevals"))
+                                                             f"{c.function}() is given timespecs and timevals, "
+                                                             f"or values and addresses"))
         if c.init:
             why = classify_initialiser(a, c, n, found.edits, links.union)
             if why:
@@ -1284,6 +1290,10 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
         return ""
     if memory and fname in USER_COPIES and fname not in a.defined:
         return user_copy(a, c, n, relpath, call, edits)
+    if (fname, idx) in a.macro_params:  # its address handed to one of the driver's macros (MY_NOW(&x))
+        for target in a.macro_params[(fname, idx)]:
+            union(n, target)
+        return ""
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
