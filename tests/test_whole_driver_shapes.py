@@ -2229,3 +2229,64 @@ class TimeMacros(unittest.TestCase):
         new, converted, kept = driver_types.convert({"perf.c": code})
         self.assertEqual((new, converted), ({}, []))
         self.assertIn("PERF_US() is given timespecs and timevals, or values and addresses", kept[0]["why"])
+
+
+# A 2D engine's performance counters: struct g2d_perf's timeval `start`,
+# and a `start` of another structure, an image's address reached through
+# the member `addr` (`img->addr.start`), written to a register and printed.
+# The driver declares every member `addr` with another type, so those are
+# no uses of the timeval.
+MEMBER_CHAIN = {"g2d.h": """\
+struct g2d_addr {
+	unsigned long start;
+	unsigned long size;
+};
+
+struct g2d_image {
+	struct g2d_addr addr;
+	struct g2d_addr plane2;
+};
+
+struct g2d_cmd {
+	unsigned long addr;
+};
+
+struct g2d_perf {
+	struct timeval start;
+	struct timeval end;
+};
+
+#define G2D_ADDR(v) ((v) << 0)
+""", "g2d.c": """\
+static void g2d_set_src(struct g2d_dev *dev, struct g2d_image *img)
+{
+	writel(G2D_ADDR(img->addr.start), dev->regs + 0x10);
+	g2d_debug("src %lx\\n", img->addr.start);
+}
+
+static long g2d_elapsed(struct g2d_perf *perf)
+{
+	do_gettimeofday(&perf->start);
+	g2d_run();
+	do_gettimeofday(&perf->end);
+	return (perf->end.tv_sec - perf->start.tv_sec) * 1000000 + perf->end.tv_usec - perf->start.tv_usec;
+}
+"""}
+
+
+class MemberChain(unittest.TestCase):
+    def test_a_field_of_the_same_name_in_a_member_of_another_type_is_no_use(self):
+        new, converted, kept = driver_types.convert(MEMBER_CHAIN)
+        self.assertEqual((converted, kept), (["field start", "field end"], []))
+        self.assertIn("\tstruct timespec64 start;\n\tstruct timespec64 end;", new["g2d.h"])
+        self.assertIn("#define G2D_ADDR(v) ((v) << 0)\n", new["g2d.h"])
+        for line in ("\twritel(G2D_ADDR(img->addr.start), dev->regs + 0x10);", "\tktime_get_real_ts64(&perf->start);",
+                     "+ perf->end.tv_nsec / NSEC_PER_USEC - perf->start.tv_nsec / NSEC_PER_USEC;"):
+            self.assertIn(line, new["g2d.c"])
+
+    def test_a_member_whose_type_the_driver_does_not_say_stays_a_use(self):
+        header = MEMBER_CHAIN["g2d.h"].replace("struct g2d_addr addr;", "g2d_addr_t addr;")
+        new, converted, kept = driver_types.convert({**MEMBER_CHAIN, "g2d.h": header})
+        self.assertEqual(converted, ["field end"])
+        self.assertIn("\tstruct timeval start;", new["g2d.h"])
+        self.assertTrue([k for k in kept if ("g2d.h", "start") in k["names"]])

@@ -97,6 +97,9 @@ SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.value
 KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
 # a cast to an integer type, the kernel's or a vendor's typedef of one (HI_U32, UINT32, uint32_t): what is printed
 # is the cast's type, whatever tv_sec's
+# the last word of a type that is no structure (a member `unsigned long addr;`)
+BASIC_TYPE = re.compile(r"char|short|int|long|unsigned|signed|bool|_*[us](?:8|16|32|64)|u?int(?:8|16|32|64)_t|"
+                        r"size_t|dma_addr_t|phys_addr_t|uintptr_t|void")
 CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|(?:[A-Za-z]*_+)?[usUS](?:8|16|32|64)|"
                   r"U?INT(?:8|16|32|64)|u?int(?:8|16|32|64)_t|time64_t)\s*\)\s*$")
 STATEMENT_START = re.compile(r"(?:[;{}]|\n[ \t]*#[^\n]*)$")  # what ends right before a statement (rstripped)
@@ -257,6 +260,10 @@ def macro_candidates(a) -> list:
                 address = re.match(r"\s*&\s*(?!&)", arg)
                 start = pos + (address.end() if address else len(arg) - len(arg.lstrip()))
                 target = link_target(a, relpath, start, pos + len(arg.rstrip()))
+                member = re.search(r"(?:\.|->)\s*\w+\s*$", arg.rstrip())
+                if target is not None and member and a.other_struct(relpath, pos + member.start(),
+                                                                    a.candidates[target].function):
+                    target = None  # another structure's member of the same name (x->addr.start)
                 if target is not None:
                     pointer = bool(address) or a.candidates[target].pointer and not arg.strip().startswith("*")
                     given.setdefault((call.group(1), index), set()).add((a.candidates[target].type, pointer))
@@ -493,6 +500,8 @@ class Analysis:
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
+        self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
+        self.struct_names = {m.group(1) for code in self.code.values() for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", code)}
         # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
         self.macro_names = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
@@ -581,6 +590,10 @@ class Analysis:
         if not base or not struct:
             return False
         name = base.group(1)
+        if re.search(r"(?:\.|->)\s*$", before[:base.start()]):  # x->addr.start: the type of the member addr
+            types = self.member_types(name)
+            return bool(types) and struct not in types and all(
+                BASIC_TYPE.fullmatch(t) or t in self.struct_names for t in types)
         body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
         scope = code[body[1]:pos] if body else code[:pos]
         # the type's name ends where the variable's begins: `struct foo_info, member)` in a container_of()
@@ -588,6 +601,20 @@ class Analysis:
         declared = re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,)=\[]", scope) or \
             re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
+
+    def member_types(self, name: str) -> Set[str]:
+        """The last word of each type the driver declares a member or a
+        variable called name with (`struct img_addr addr;` -> img_addr,
+        `unsigned long addr;` -> long); a typedef of a structure counts as
+        the structure too (its name and the structure's)."""
+        if name not in self._member_types:
+            words = {m.group(1) for code in self.code.values() for m in re.finditer(
+                rf"\b(\w+)\s*\**\s*\b{re.escape(name)}\s*(?:\[[^\]]*\]\s*)?;", code)}
+            words -= {"return", "else", "case", "goto", "sizeof"}
+            words |= {m.group(1) for code in self.code.values() for m in re.finditer(
+                r"\btypedef\s+struct\s+(\w+)\s*\**\s*(\w+)\s*;", code) if m.group(2) in words}
+            self._member_types[name] = words
+        return self._member_types[name]
 
     @staticmethod
     def _element_end(code, end):
