@@ -2290,3 +2290,45 @@ class MemberChain(unittest.TestCase):
         self.assertEqual(converted, ["field end"])
         self.assertIn("\tstruct timeval start;", new["g2d.h"])
         self.assertTrue([k for k in kept if ("g2d.h", "start") in k["names"]])
+
+
+# A helper of the driver's that reads a timeval through its parameter,
+# called with one of the driver's values and, in the second file, with a
+# field of a structure the driver does not define (a kernel header's).
+FOREIGN_ARGUMENT = {"age.c": """\
+struct slot {
+	struct timeval seen;
+};
+
+long slot_age(struct timeval *a)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return now.tv_sec - a->tv_sec;
+}
+
+long slot_poll(struct slot *s)
+{
+	do_gettimeofday(&s->seen);
+	return slot_age(&s->seen);
+}
+""", "kdev.c": """\
+long kdev_age(struct kdev *k)
+{
+	return slot_age(&k->stamp);
+}
+"""}
+
+
+class ForeignArgument(unittest.TestCase):
+    def test_a_parameter_converts_with_the_values_its_callers_hand_it(self):
+        new, converted, kept = driver_types.convert({"age.c": FOREIGN_ARGUMENT["age.c"]})
+        self.assertEqual((converted, kept), (["field seen, param a"], []))
+        self.assertIn("long slot_age(struct timespec64 *a)", new["age.c"])
+
+    def test_a_parameter_also_given_another_structures_field_stays(self):
+        new, converted, kept = driver_types.convert(FOREIGN_ARGUMENT)
+        self.assertEqual((new, converted), ({}, []))
+        self.assertEqual(kept[0]["why"], "kdev.c:3: slot_age() is given &k->stamp, not one of the driver's values "
+                                         "[field seen, param a: kept as struct timeval]")

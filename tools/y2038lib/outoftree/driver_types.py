@@ -223,6 +223,8 @@ def functions(code: str):
     return found
 
 
+OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
+OBJECT_ALIAS_END = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+$", re.M)  # the same, ending at the function's name
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
 
@@ -498,6 +500,9 @@ class Analysis:
                 if index is not None:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        # `#define NANOTIME_SUB _isp_microtime_sub`: a call of the name is a call of the function
+        self.aliases = {m.group(1): m.group(2) for code in self.code.values()
+                        for m in OBJECT_ALIAS.finditer(code) if m.group(2) in self.defined}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
         self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
@@ -554,6 +559,9 @@ class Analysis:
         found = []
         for relpath, code in self.code.items():
             for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
+                alias = OBJECT_ALIAS_END.search(code[:m.end()])
+                if alias and self.aliases.get(alias.group(1)) == name:
+                    continue  # the alias's own definition: calls of it are calls of the function
                 member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)\s*=\s*$", code[:m.start()])
                 found.append((relpath, member.start(1), member.group(1)) if member else (relpath, m.start(), ""))
         return found
@@ -817,6 +825,7 @@ def examine(a, links: Links) -> Findings:
                                          f"with a pointer or an array of the same type")
         if c.kind == "param":
             examine_function_uses(a, c, n, found)
+            foreign_argument(a, c, n, found)
         if c.kind == "macro" and ((c.function, c.position) in a.macro_foreign or c.type == "mixed"):
             found.problems.setdefault(n, a.macro_foreign.get((c.function, c.position),
                                                              f"{c.function}() is given timespecs and timevals, "
@@ -855,6 +864,29 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
             continue
         found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
                                      f"as a callback: its type is an interface (a kernel ops structure's, say)")
+
+
+def foreign_argument(a, c, n, found: Findings) -> None:
+    """A parameter converts with what the calls of its function (or of an
+    alias of it) hand it: an argument that is not one of the driver's values
+    nor NULL (`age(&k->stamp)`, a kernel structure's field) keeps the group."""
+    index = next((i for (_, i), p in a.param_of.items() if p is c), -1)
+    names = {c.function} | {alias for alias, f in a.aliases.items() if f == c.function}
+    calls = re.compile(rf"\b({'|'.join(map(re.escape, sorted(names)))})\s*\(")
+    for relpath, code in a.code.items() if index >= 0 else []:
+        for m in calls.finditer(code):
+            if code[:m.start()].count("{") == code[:m.start()].count("}"):
+                continue  # a definition or prototype at file scope
+            close = matching(code, m.end() - 1)
+            args = split_args(code[m.end():close]) if close > 0 else []
+            if index >= len(args) or args[index].strip() in ("NULL", "0"):
+                continue
+            start = m.end() + sum(len(x) + 1 for x in args[:index])
+            address = re.match(r"\s*&\s*(?!&)", args[index])
+            if link_target(a, relpath, start + (address.end() if address else len(args[index]) - len(args[index].lstrip())),
+                           start + len(args[index].rstrip())) is None:
+                found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {m.group(1)}() is given "
+                                             f"{args[index].strip()[:40]}, not one of the driver's values")
 
 
 def value_form(name: str, ctype: str) -> Optional[str]:
@@ -1253,7 +1285,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         return ""
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
-            if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
+            if call[0] in a.defined or call[0] in OPS_64 or call[0] in a.aliases else f"passed to {call[0]}()"
     return "used as a whole value"
 
 
@@ -1535,8 +1567,9 @@ def link_args(a, c, n, relpath, open_, close, union, out=None):
 
 def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     """place: (relpath, offset of the call's '('), to rename a call through
-    an ops member (x->gettime(...) -> x->gettime64(...))."""
-    target = a.param_of.get((fname, idx))
+    an ops member (x->gettime(...) -> x->gettime64(...)).  A call of an alias
+    of the driver's function is a call of the function."""
+    target = a.param_of.get((a.aliases.get(fname, fname), idx))
     if target is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
         start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
