@@ -2332,3 +2332,87 @@ class ForeignArgument(unittest.TestCase):
         self.assertEqual((new, converted), ({}, []))
         self.assertEqual(kept[0]["why"], "kdev.c:3: slot_age() is given &k->stamp, not one of the driver's values "
                                          "[field seen, param a: kept as struct timeval]")
+
+
+# A host adapter's portable timing layer: the type is the driver's own name
+# (`#define HBA_TIME_T struct timeval`), read through macros (one a comma
+# expression that zeroes the value before filling it) and subtracted by a
+# function called through an alias (`#define HBA_TIME_SUB hba_usec_sub`).
+# The define changes for every value it declares; the alias is a name of
+# the function, no callback.
+TYPE_ALIAS = {"osdep.h": """\
+#define HBA_TIME_T      struct timeval
+#define HBA_NOW(ptr)    (ptr)->tv_sec = 0, (ptr)->tv_usec = 0, do_gettimeofday(ptr)
+#define HBA_USEC(x)     ((uint64_t) ((((uint64_t)(x)->tv_sec) * 1000000 + (x)->tv_usec)))
+#define HBA_TIME_SUB    hba_usec_sub
+
+static inline uint64_t hba_usec_sub(struct timeval *, struct timeval *);
+
+static inline uint64_t hba_usec_sub(struct timeval *b, struct timeval *a)
+{
+	struct timeval x = *b;
+
+	x.tv_sec -= a->tv_sec;
+	x.tv_usec -= a->tv_usec;
+	if (x.tv_usec < 0) {
+		x.tv_sec--;
+		x.tv_usec += 1000000;
+	}
+	return HBA_USEC(&x);
+}
+""", "hba.c": """\
+struct hba {
+	HBA_TIME_T init_time;
+	int state;
+};
+
+static void hba_init(struct hba *h)
+{
+	HBA_NOW(&h->init_time);
+}
+
+static int hba_wait(struct hba *h, int usdelay)
+{
+	while (usdelay > 0) {
+		HBA_TIME_T before, after;
+
+		HBA_NOW(&before);
+		hba_poll(h);
+		HBA_NOW(&after);
+		usdelay -= HBA_TIME_SUB(&after, &before);
+		hba_log(h, "0x%lx", (long) HBA_USEC(&after));
+	}
+	return sizeof(HBA_TIME_T);
+}
+"""}
+
+
+class TypeAlias(unittest.TestCase):
+    def test_values_declared_with_the_drivers_name_of_the_type_convert_with_its_define(self):
+        new, converted, kept = driver_types.convert(TYPE_ALIAS)
+        self.assertEqual((converted, kept), (["field init_time, local after, local before, local x, macro ptr, "
+                                              "macro x, param a, param b"], []))
+        osdep = new["osdep.h"]
+        for line in ("#define HBA_TIME_T      struct timespec64\n",
+                     "#define HBA_NOW(ptr)    (ptr)->tv_sec = 0, (ptr)->tv_nsec = 0, ktime_get_real_ts64(ptr)\n",
+                     "(x)->tv_nsec / NSEC_PER_USEC)))\n",
+                     "#define HBA_TIME_SUB    hba_usec_sub\n",
+                     "static inline uint64_t hba_usec_sub(struct timespec64 *, struct timespec64 *);",
+                     "\tx.tv_nsec -= a->tv_nsec / NSEC_PER_USEC * NSEC_PER_USEC;",
+                     "\t\tx.tv_nsec += 1000000 * NSEC_PER_USEC;"):
+            self.assertIn(line, osdep)
+        self.assertNotIn("hba.c", new)  # its declarations say HBA_TIME_T still
+
+    def test_a_name_of_the_type_used_in_a_cast_keeps_every_value_it_declares(self):
+        code = TYPE_ALIAS["hba.c"].replace("hba_poll(h);", "hba_poll(h, (HBA_TIME_T *)h->regs);")
+        new, converted, kept = driver_types.convert({**TYPE_ALIAS, "hba.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("hba.c:17: HBA_TIME_T (struct timeval) used other than to declare one of the driver's values",
+                      kept[0]["why"])
+
+    def test_a_write_inside_a_call_is_no_comma_operand(self):
+        code = TYPE_ALIAS["osdep.h"].replace("(ptr)->tv_sec = 0, (ptr)->tv_usec = 0, do_gettimeofday(ptr)",
+                                             "hba_zero((ptr)->tv_usec = 0, ptr)")
+        new, converted, kept = driver_types.convert({**TYPE_ALIAS, "osdep.h": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("tv_usec written inside an expression", kept[0]["why"])

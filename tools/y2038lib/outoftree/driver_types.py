@@ -225,6 +225,7 @@ def functions(code: str):
 
 OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
 OBJECT_ALIAS_END = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+$", re.M)  # the same, ending at the function's name
+MACRO_HEADER = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\([^)]*\)[ \t]*")  # a line's start that precedes a macro's body
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
 
@@ -280,9 +281,9 @@ def macro_candidates(a) -> list:
             kinds = given.get((m.group(1), index), set())
             if kinds and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
                 start = m.start(2) + m.group(2).index(name)
-                found.append(Candidate("macro", name, kinds.pop()[0] if len(kinds) == 1 else "mixed", relpath,
+                found.append(Candidate("macro", name, next(iter(kinds))[0] if len(kinds) == 1 else "mixed", relpath,
                                        (start, start), (m.start(3), m.end(3)), m.group(1), index,
-                                       pointer=all(by_address for _, by_address in given[(m.group(1), index)])))
+                                       pointer=all(by_address for _, by_address in kinds)))
     return found
 
 
@@ -291,10 +292,23 @@ LAYOUT_BOUND = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\}\s*(?:__packed|__attrib
                           r"\bmemcpy_(?:to|from)io\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)")
 
 
-def find_candidates(texts: dict):
+TYPE_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(struct[ \t]+(timespec|timeval))[ \t]*$", re.M)
+
+
+def type_aliases(codes: dict) -> Dict[str, tuple]:
+    """The driver's own names of the type (`#define NANOTIME_T struct
+    timeval`): name -> (timespec or timeval, the file, the span of the
+    define's `struct timeval`).  What is declared with one converts
+    together: the define changes for all of them."""
+    return {m.group(1): (m.group(3), relpath, m.start(2), m.end(2))
+            for relpath, code in codes.items() for m in TYPE_ALIAS.finditer(code)}
+
+
+def find_candidates(texts: dict, aliases: dict):
     """([Candidate], {struct name: why it reaches user space})."""
     candidates: List[Candidate] = []
     abi_structs: Dict[str, str] = {}
+    declarations = re.compile(DECLARATION.pattern + "".join(rf"|\b({re.escape(name)})\b" for name in aliases))
     for relpath, text in texts.items():
         code = blank_comments_and_literals(text)
         for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
@@ -305,17 +319,19 @@ def find_candidates(texts: dict):
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
                                          f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
-            candidates += file_candidates(relpath, code)
+            candidates += file_candidates(relpath, code, declarations, aliases)
     return candidates, abi_structs
 
 
-def file_candidates(relpath: str, code: str) -> list:
-    """The candidates declared in one file (code: blanked)."""
+def file_candidates(relpath: str, code: str, declarations, aliases: dict) -> list:
+    """The candidates declared in one file (code: blanked; declarations:
+    what starts one, `struct timeval` or one of the driver's aliases of it)."""
     found = []
     funcs = functions(code)
     flat = first_branches(code)
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
-    for m in DECLARATION.finditer(code):
+    for m in declarations.finditer(code):
+        ctype = m.group(1) or aliases[m.group(0)][0]
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
         if not decl:
             continue
@@ -324,13 +340,13 @@ def file_candidates(relpath: str, code: str) -> list:
             zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
             placed = placement(code, m.start(), funcs, pointer, end) if not pointer and (end == ";" or zeroed) else None
             if placed and placed[0] in ("global", "field", "local") and (placed[0] == "global" or end == ";"):
-                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()), placed[1],
+                found.append(Candidate(placed[0], name, ctype, relpath, (m.start(), m.end()), placed[1],
                                        function=placed[2], position=m.start(), array=True))
             continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
             if not pointer and end != ")":
-                found.append(Candidate("local", name, m.group(1), relpath, (m.start(), m.end()), macro[0],
+                found.append(Candidate("local", name, ctype, relpath, (m.start(), m.end()), macro[0],
                                        "#define", m.start(), False, None, True))
             continue
         placed = placement(code, m.start(), funcs, pointer, end)
@@ -343,10 +359,10 @@ def file_candidates(relpath: str, code: str) -> list:
         line_start = code.rfind("\n", 0, m.start()) + 1
         static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
         if kind == "field" and pointer:  # a member pointer: an array the driver allocates, element by element
-            found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), None, function,
+            found.append(Candidate(kind, name, ctype, relpath, (m.start(), m.end()), None, function,
                                    m.start(), array=True, allocated=True))
             continue
-        found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
+        found.append(Candidate(kind, name, ctype, relpath, (m.start(), m.end()), scope,
                                function, m.start(), bool(pointer), init, static=static))
         if kind in ("local", "global") and (end == "," or init):
             found += more_declarators(code, m.end() + decl.end() - 1, found[-1])
@@ -489,7 +505,8 @@ class Analysis:
     def __init__(self, texts: dict):
         self.texts = texts
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
-        self.candidates, self.abi_structs = find_candidates(texts)
+        self.type_aliases = type_aliases(self.code)
+        self.candidates, self.abi_structs = find_candidates(texts, self.type_aliases)
         self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
@@ -548,8 +565,14 @@ class Analysis:
         if c.kind == "local":  # the declaration's own mention
             found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
                                                    or re.match(r"\s*[,;=]", code[u[2]:]) and
-                                                   re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
+                                                   re.search(rf"(?:\bstruct\s+time(spec|val)|^{self.alias_of(c) or '$.'})\s*[^;]*$",
+                                                             code[c.decl[0]:u[1]]))]
         return found
+
+    def alias_of(self, c: Candidate) -> str:
+        """The driver's name of the type c is declared with (NANOTIME_T), or ''."""
+        word = self.code[c.relpath][c.decl[0]:c.decl[1]]
+        return word if word in self.type_aliases else ""
 
     def function_used_as_value(self, name: str):
         """[(relpath, offset, member)] where a function's name is used other
@@ -810,6 +833,9 @@ def examine(a, links: Links) -> Findings:
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
         if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
             links.union(n, shared.setdefault(("param", c.function, c.name), n))
+        if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
+            links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
+    alias_uses(a, found)
     for n, c in enumerate(a.candidates):
         if c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
@@ -845,6 +871,23 @@ def examine(a, links: Links) -> Findings:
             if why:
                 found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
     return found
+
+
+def alias_uses(a, found: Findings) -> None:
+    """A mention of the driver's name of the type that declares none of its
+    values (a cast `(NANOTIME_T *)p`, another macro) keeps what it declares:
+    the define cannot change for some of them; sizeof() follows the type."""
+    declared = {a.alias_of(c): n for n, c in enumerate(a.candidates) if a.alias_of(c)}
+    starts = {(c.relpath, c.decl[0]) for c in a.candidates}
+    for name, n in declared.items():
+        define = a.type_aliases[name]
+        for relpath, code in a.code.items():
+            for m in re.finditer(rf"\b{re.escape(name)}\b", code):
+                if (relpath, m.start()) in starts or re.search(r"\bsizeof\s*\(\s*$", code[:m.start()]) or \
+                        (relpath, define[2]) == (define[1], code.find("struct", m.end())):
+                    continue
+                found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {name} (struct {define[0]}) "
+                                             f"used other than to declare one of the driver's values")
 
 
 def examine_function_uses(a, c, n, found: Findings) -> None:
@@ -958,7 +1001,8 @@ def settle(a, texts, members, found: Findings, allowed):
     names = ", ".join(sorted({f"{c.kind} {c.name}" for c in cands}))
     refused = [found.problems[m] for m in members if m in found.problems]
     cluster_edits = [e for m in members for e in found.edits[m]]
-    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
+    cluster_edits += [a.type_aliases[a.alias_of(c)][1:] + ("struct timespec64",) if a.alias_of(c) else
+                      (c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
     if not refused:
         dead = {p: never_compiled(a.code[p]) for p in {e[0] for e in cluster_edits}}
         blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
@@ -983,11 +1027,16 @@ def settle(a, texts, members, found: Findings, allowed):
 def ungrouped(code: str, start: int, end: int):
     """The bounds of x with the grouping parentheses around it: `(x)` is the
     value x (`timespec_sub(now, (dev.stamp))`, `&(dev.stamp)`, a macro's
-    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not."""
+    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not;
+    a cast's `(T)(x)->f` is the cast of (x)->f, and the first parenthesis of
+    a macro's body (`#define NOW(p) (p)->tv_sec = 0`) no call's."""
     while True:
         group = re.search(r"\(\s*$", code[:start])
         close = re.match(r"\s*\)", code[end:])
-        if not (group and close) or re.search(r"[\w)\]]\s*$", code[:group.start()]):
+        before = code[:group.start()] if group else ""
+        member_of_cast = before.rstrip().endswith(")") and close and re.match(r"\s*(?:\.|->)", code[end + close.end():])
+        if not (group and close) or re.search(r"[\w)\]]\s*$", before) and not (
+                member_of_cast or opens_macro_body(before)):
             return start, end
         start, end = group.start(), end + close.end()
 
@@ -1596,7 +1645,7 @@ def usec_write_edit(code, relpath, where, value_start, out) -> str:
     end of tv_usec).  Returns why not, or ''."""
     expr_start, m_start, m_end = where
     end = value_end(code, value_start, ";,")
-    if end >= len(code) or code[end] != ";":
+    if end >= len(code) or code[end] != ";" and not (code[end] == "," and comma_operand(code, expr_start)):
         tested = sign_tested(code, expr_start)
         if tested is None:
             return "tv_usec written inside an expression"
@@ -1613,6 +1662,23 @@ def usec_write_edit(code, relpath, where, value_start, out) -> str:
             out.append((relpath, start, start, "("))
         out.append((relpath, stop, stop, " * NSEC_PER_USEC" if simple else ") * NSEC_PER_USEC"))
     return ""
+
+
+def opens_macro_body(before: str) -> bool:
+    """Whether the code before a position ends with a function-like macro's
+    header (`#define NOW(p)`): the position starts its body."""
+    return MACRO_HEADER.fullmatch(before[before.rfind("\n") + 1:]) is not None
+
+
+def comma_operand(code: str, expr_start: int) -> bool:
+    """Whether a write starting at expr_start and ending at a ',' is an
+    operand of a comma expression whose value nobody reads (`x.tv_usec = 0,
+    do_gettimeofday(&x);` or a macro body of the kind): it starts a
+    statement, a macro's body or follows such an operand's ',', inside no
+    parentheses."""
+    before = code[:expr_start].rstrip()
+    starts = before.endswith(",") or STATEMENT_START.search(before) or opens_macro_body(before)
+    return bool(starts) and enclosing_call(code, expr_start) is None and grouping_paren(code, expr_start) is None
 
 
 def sign_tested(code: str, expr_start: int) -> Optional[int]:
