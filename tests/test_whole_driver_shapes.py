@@ -2416,3 +2416,70 @@ class TypeAlias(unittest.TestCase):
         new, converted, kept = driver_types.convert({**TYPE_ALIAS, "osdep.h": code})
         self.assertEqual((new, converted), ({}, []))
         self.assertIn("tv_usec written inside an expression", kept[0]["why"])
+
+
+# A camera's time fields reached through a callback's void * argument (a
+# local pointer given it, a cast of it), container_of() and list_entry():
+# the base's declared type is the driver's own structure, so each is a use
+# of the field.  A value copied in from behind a void * (the caller's type
+# is not known here) keeps its group.
+THROUGH_POINTERS = {"cam.c": """\
+struct cam_buf {
+	struct timespec ts;
+	struct list_head node;
+};
+
+struct cam_dev {
+	struct timeval last_irq;
+	struct list_head bufs;
+	struct work_struct work;
+};
+
+static void cam_irq_cb(void *data)
+{
+	struct cam_dev *dev = data;
+
+	do_gettimeofday(&dev->last_irq);
+}
+
+static void cam_stamp(void *priv)
+{
+	ktime_get_ts(&((struct cam_buf *)priv)->ts);
+}
+
+static void cam_work(struct work_struct *work)
+{
+	struct cam_dev *dev = container_of(work, struct cam_dev, work);
+	struct list_head *pos;
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	list_for_each(pos, &dev->bufs) {
+		struct cam_buf *b = list_entry(pos, struct cam_buf, node);
+
+		if (timespec_compare(&b->ts, &now) < 0)
+			pr_info("old %ld\\n", b->ts.tv_sec);
+	}
+	pr_info("irq at %ld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_usec);
+}
+"""}
+
+
+class ThroughPointers(unittest.TestCase):
+    def test_fields_reached_through_void_pointers_container_of_and_list_entry_convert(self):
+        new, converted, kept = driver_types.convert(THROUGH_POINTERS)
+        self.assertEqual((converted, kept), (["field last_irq", "field ts, local now"], []))
+        cam = new["cam.c"]
+        for line in ("\tktime_get_real_ts64(&dev->last_irq);", "\tktime_get_ts64(&((struct cam_buf *)priv)->ts);",
+                     "if (timespec64_compare(&b->ts, &now) < 0)", 'pr_info("old %lld\\n", b->ts.tv_sec);',
+                     'pr_info("irq at %lld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_nsec / NSEC_PER_USEC);'):
+            self.assertIn(line, cam)
+
+    def test_a_value_copied_from_behind_a_void_pointer_stays(self):
+        code = THROUGH_POINTERS["cam.c"].replace("\tktime_get_ts(&((struct cam_buf *)priv)->ts);",
+                                                 "\t((struct cam_buf *)priv)->ts = *((struct timespec *)stamp);")
+        code = code.replace("cam_stamp(void *priv)", "cam_stamp(void *priv, void *stamp)")
+        new, converted, kept = driver_types.convert({"cam.c": code})
+        self.assertEqual(converted, ["field last_irq"])
+        self.assertIn("a cast from another type", kept[0]["why"])
+        self.assertIn("\tstruct timespec ts;", new["cam.c"])
