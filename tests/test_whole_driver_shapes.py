@@ -2475,6 +2475,26 @@ class ThroughPointers(unittest.TestCase):
                      'pr_info("irq at %lld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_nsec / NSEC_PER_USEC);'):
             self.assertIn(line, cam)
 
+    def test_a_local_of_a_block_inside_a_conditional_of_its_function_is_the_passs(self):
+        code = """\
+static int idle_can_enter(void)
+{
+#if defined(CONFIG_BOARD_A)
+	if (count != -1) {
+		struct timespec uptime;
+
+		get_monotonic_boottime(&uptime);
+		if ((unsigned long)uptime.tv_sec <= 20)
+			return 0;
+	}
+#endif
+	return 1;
+}
+"""
+        new, converted, kept = driver_types.convert({"idle.c": code})
+        self.assertEqual((converted, kept), (["local uptime"], []))
+        self.assertIn("\t\tktime_get_boottime_ts64(&uptime);", new["idle.c"])
+
     def test_a_value_copied_from_behind_a_void_pointer_stays(self):
         code = THROUGH_POINTERS["cam.c"].replace("\tktime_get_ts(&((struct cam_buf *)priv)->ts);",
                                                  "\t((struct cam_buf *)priv)->ts = *((struct timespec *)stamp);")

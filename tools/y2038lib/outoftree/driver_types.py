@@ -224,7 +224,7 @@ def functions(code: str):
 
 
 OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
-OBJECT_ALIAS_END = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+$", re.M)  # the same, ending at the function's name
+OBJECT_ALIAS_LINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+")  # its line, up to the function's name
 MACRO_HEADER = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\([^)]*\)[ \t]*")  # a line's start that precedes a macro's body
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
@@ -582,7 +582,7 @@ class Analysis:
         found = []
         for relpath, code in self.code.items():
             for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
-                alias = OBJECT_ALIAS_END.search(code[:m.end()])
+                alias = OBJECT_ALIAS_LINE.fullmatch(code[code.rfind("\n", 0, m.start()) + 1:m.end()])
                 if alias and self.aliases.get(alias.group(1)) == name:
                     continue  # the alias's own definition: calls of it are calls of the function
                 member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)\s*=\s*$", code[:m.start()])
@@ -977,10 +977,12 @@ def conditional_arms(code: str, start: int, end: int) -> List[Tuple[int, int]]:
 
 
 def used_in_arms(a, c) -> bool:
-    """Whether a local is mentioned inside a conditional opened in its scope."""
+    """Whether a local is mentioned inside a conditional opened in its
+    function (its block may sit inside one: spatch reads one configuration)."""
     if not c.scope:
         return False
-    spans = conditional_arms(a.code[c.relpath], c.scope[0], c.scope[1])
+    body = next(((f[3], f[4]) for f in a.funcs[c.relpath] if f[3] <= c.scope[0] < f[4]), c.scope)
+    spans = conditional_arms(a.code[c.relpath], body[0], body[1])
     return any(relpath == c.relpath and any(s <= start < e for s, e in spans) for relpath, start, _ in a.uses(c))
 
 
