@@ -2475,6 +2475,21 @@ class ThroughPointers(unittest.TestCase):
                      'pr_info("irq at %lld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_nsec / NSEC_PER_USEC);'):
             self.assertIn(line, cam)
 
+    def test_a_value_copied_from_behind_a_void_pointer_stays(self):
+        code = THROUGH_POINTERS["cam.c"].replace("\tktime_get_ts(&((struct cam_buf *)priv)->ts);",
+                                                 "\t((struct cam_buf *)priv)->ts = *((struct timespec *)stamp);")
+        code = code.replace("cam_stamp(void *priv)", "cam_stamp(void *priv, void *stamp)")
+        new, converted, kept = driver_types.convert({"cam.c": code})
+        self.assertEqual(converted, ["field last_irq"])
+        self.assertIn("a cast from another type", kept[0]["why"])
+        self.assertIn("\tstruct timespec ts;", new["cam.c"])
+
+
+class BlockInConditional(unittest.TestCase):
+    """A local's scope is its block, but a block inside a conditional
+    opened in its function is still read by spatch in one configuration:
+    the local stays this pass's (ConditionalArms)."""
+
     def test_a_local_of_a_block_inside_a_conditional_of_its_function_is_the_passs(self):
         code = """\
 static int idle_can_enter(void)
@@ -2494,12 +2509,3 @@ static int idle_can_enter(void)
         new, converted, kept = driver_types.convert({"idle.c": code})
         self.assertEqual((converted, kept), (["local uptime"], []))
         self.assertIn("\t\tktime_get_boottime_ts64(&uptime);", new["idle.c"])
-
-    def test_a_value_copied_from_behind_a_void_pointer_stays(self):
-        code = THROUGH_POINTERS["cam.c"].replace("\tktime_get_ts(&((struct cam_buf *)priv)->ts);",
-                                                 "\t((struct cam_buf *)priv)->ts = *((struct timespec *)stamp);")
-        code = code.replace("cam_stamp(void *priv)", "cam_stamp(void *priv, void *stamp)")
-        new, converted, kept = driver_types.convert({"cam.c": code})
-        self.assertEqual(converted, ["field last_irq"])
-        self.assertIn("a cast from another type", kept[0]["why"])
-        self.assertIn("\tstruct timespec ts;", new["cam.c"])
