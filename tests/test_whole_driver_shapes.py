@@ -2327,6 +2327,21 @@ class ForeignArgument(unittest.TestCase):
         self.assertEqual((converted, kept), (["field seen, param a"], []))
         self.assertIn("long slot_age(struct timespec64 *a)", new["age.c"])
 
+    def test_a_definition_after_a_header_written_per_configuration_is_no_call(self):
+        code = """\
+#ifdef NEW_API
+static int slot_probe(struct slot *s) {
+#else
+static int slot_probe(struct slot *s, int id) {
+#endif
+	return 0;
+}
+
+""" + FOREIGN_ARGUMENT["age.c"].replace("long slot_age(struct timeval *a)", "long\nslot_age(struct timeval *a)")
+        new, converted, kept = driver_types.convert({"age.c": code})
+        self.assertEqual((converted, kept), (["field seen, param a"], []))
+        self.assertIn("slot_age(struct timespec64 *a)", new["age.c"])
+
     def test_a_parameter_also_given_another_structures_field_stays(self):
         new, converted, kept = driver_types.convert(FOREIGN_ARGUMENT)
         self.assertEqual((new, converted), ({}, []))
@@ -2409,6 +2424,29 @@ class TypeAlias(unittest.TestCase):
         self.assertEqual((new, converted), ({}, []))
         self.assertIn("hba.c:17: HBA_TIME_T (struct timeval) used other than to declare one of the driver's values",
                       kept[0]["why"])
+
+    def test_a_function_named_as_a_kernel_api_by_a_define_stays_a_compat_shim(self):
+        shim = """\
+struct timeval portable_ns_to_timeval(const s64 nsec)
+{
+	struct timeval tv;
+
+	tv.tv_sec = nsec / NSEC_PER_SEC;
+	tv.tv_usec = (nsec % NSEC_PER_SEC) / 1000;
+	return tv;
+}
+#define ns_to_timeval portable_ns_to_timeval
+
+static long flow_ms(s64 ns)
+{
+	struct timeval tv = ns_to_timeval(ns);
+
+	return tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+"""
+        new, converted, kept = driver_types.convert({"compat.h": shim})
+        self.assertIn("struct timeval portable_ns_to_timeval(const s64 nsec)", new.get("compat.h", shim))
+        self.assertTrue([k for k in kept if "portable_ns_to_timeval() is used as a callback" in k["why"]])
 
     def test_a_write_inside_a_call_is_no_comma_operand(self):
         code = TYPE_ALIAS["osdep.h"].replace("(ptr)->tv_sec = 0, (ptr)->tv_usec = 0, do_gettimeofday(ptr)",

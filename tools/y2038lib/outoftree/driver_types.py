@@ -518,8 +518,9 @@ class Analysis:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         # `#define NANOTIME_SUB _isp_microtime_sub`: a call of the name is a call of the function
-        self.aliases = {m.group(1): m.group(2) for code in self.code.values()
-                        for m in OBJECT_ALIAS.finditer(code) if m.group(2) in self.defined}
+        # (`#define ns_to_timeval portable_ns_to_timeval` is a compat shim: the kernel's code calls it too)
+        self.aliases = {m.group(1): m.group(2) for code in self.code.values() for m in OBJECT_ALIAS.finditer(code)
+                        if m.group(2) in self.defined and m.group(1) not in SHIM_NAMES and not OLD_API.match(f"{m.group(1)}(")}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
         self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
@@ -918,8 +919,8 @@ def foreign_argument(a, c, n, found: Findings) -> None:
     calls = re.compile(rf"\b({'|'.join(map(re.escape, sorted(names)))})\s*\(")
     for relpath, code in a.code.items() if index >= 0 else []:
         for m in calls.finditer(code):
-            if code[:m.start()].count("{") == code[:m.start()].count("}"):
-                continue  # a definition or prototype at file scope
+            if not any(f[3] < m.start() < f[4] for f in a.funcs[relpath]):
+                continue  # a definition or a prototype: no call inside a function's body
             close = matching(code, m.end() - 1)
             args = split_args(code[m.end():close]) if close > 0 else []
             if index >= len(args) or args[index].strip() in ("NULL", "0"):
