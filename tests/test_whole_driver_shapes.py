@@ -2003,3 +2003,547 @@ class SplitHeader(unittest.TestCase):
         code = SPLIT_HEADER["otp.c"]
         names = [f[0] for f in driver_types.functions(code)]
         self.assertEqual(names, ["otp_ioctl", "otp_mark"])
+
+
+# A demodulator's lock time printed through the vendor's logging macro, a
+# macro defined in an SDK header outside the module: each seconds value is
+# cast to the vendor's integer typedef before the format sees it, so the
+# format prints the cast's type whatever tv_sec's is.
+VENDOR_CAST = {"demod.c": """\
+static int demod_lock(struct demod *d)
+{
+	struct timeval begin, end;
+
+	do_gettimeofday(&begin);
+	demod_write(d, 0x10, 1);
+	do_gettimeofday(&end);
+	VENDOR_INFO("lock took %d ms\\n", (UINT32)(end.tv_sec * 1000 + end.tv_usec / 1000) -
+		    (UINT32)(begin.tv_sec * 1000 + begin.tv_usec / 1000));
+	VENDOR_INFO("at %u s\\n", (HI_U32)end.tv_sec);
+	return 0;
+}
+"""}
+
+
+class VendorCast(unittest.TestCase):
+    def test_seconds_cast_to_a_vendor_integer_type_before_a_foreign_macro_convert(self):
+        new, converted, kept = driver_types.convert(VENDOR_CAST)
+        self.assertEqual((converted, kept), (["local begin, local end"], []))
+        demod = new["demod.c"]
+        for line in ("\tstruct timespec64 begin, end;", "\tktime_get_real_ts64(&end);",
+                     'VENDOR_INFO("lock took %d ms\\n", (UINT32)(end.tv_sec * 1000 + end.tv_nsec / NSEC_PER_MSEC) -',
+                     "(UINT32)(begin.tv_sec * 1000 + begin.tv_nsec / NSEC_PER_MSEC));",
+                     'VENDOR_INFO("at %u s\\n", (HI_U32)end.tv_sec);'):
+            self.assertIn(line, demod)
+
+    def test_a_cast_to_a_type_that_is_no_integer_stays(self):
+        code = VENDOR_CAST["demod.c"].replace("(HI_U32)end.tv_sec", "(TIME_T)end.tv_sec")
+        new, converted, kept = driver_types.convert({"demod.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("VENDOR_INFO(), whose format this pass does not read", kept[0]["why"])
+
+    def test_a_value_the_macro_hands_on_whole_stays(self):
+        code = VENDOR_CAST["demod.c"].replace("\treturn 0;", "\tVENDOR_STAMP(&end);\n\treturn 0;")
+        new, converted, kept = driver_types.convert({"demod.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("passed to VENDOR_STAMP()", kept[0]["why"])
+
+
+# A module-wide timeval kept by value: a static variable, a function that
+# returns the time by value and one that takes two by value, declared in
+# the module's header.  The header's prototype `f(struct timeval a, struct
+# timeval b);` declares no variable (its first parameter ends in ','), so
+# the group converts with the prototypes.
+MODULE_STATE = {"timer.c": """\
+#include "timer.h"
+
+static struct timeval pretick;
+
+struct timeval hd_now(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	return tv;
+}
+
+unsigned int hd_diff(struct timeval before, struct timeval after)
+{
+	return 1000000 * (after.tv_sec - before.tv_sec) + after.tv_usec - before.tv_usec;
+}
+
+unsigned int hd_elapsed(void)
+{
+	struct timeval now;
+
+	now = hd_now();
+	return hd_diff(pretick, now) / 1000;
+}
+
+void hd_start(void)
+{
+	pretick = hd_now();
+}
+""", "timer.h": """\
+unsigned int hd_diff(struct timeval before, struct timeval after);
+struct timeval hd_now(void);
+struct hd_ops {
+	void (*stamp)(struct timeval when, int id);
+};
+"""}
+
+
+class ModuleState(unittest.TestCase):
+    def test_module_wide_state_kept_by_value_converts_with_its_prototypes(self):
+        new, converted, kept = driver_types.convert(MODULE_STATE)
+        self.assertEqual((converted, kept), (["global pretick, local now, local tv, param after, param before, "
+                                              "result hd_now"], []))
+        self.assertIn("static struct timespec64 pretick;", new["timer.c"])
+        self.assertIn("+ after.tv_nsec / NSEC_PER_USEC - before.tv_nsec / NSEC_PER_USEC;", new["timer.c"])
+        self.assertIn("unsigned int hd_diff(struct timespec64 before, struct timespec64 after);\n"
+                      "struct timespec64 hd_now(void);\n", new["timer.h"])
+        self.assertIn("void (*stamp)(struct timeval when, int id);", new["timer.h"])  # a callback's type: not ours
+
+    def test_state_copied_to_user_space_stays(self):
+        code = MODULE_STATE["timer.c"] + """
+long hd_ioctl(void __user *arg)
+{
+	return copy_to_user(arg, &pretick, sizeof(pretick));
+}
+"""
+        new, converted, kept = driver_types.convert({**MODULE_STATE, "timer.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("passed to copy_to_user()", kept[0]["why"])
+
+    def test_an_exported_function_nobody_here_calls_keeps_its_type(self):
+        code = MODULE_STATE["timer.c"] + "\nEXPORT_SYMBOL(hd_diff);\n"
+        code = code.replace("return hd_diff(pretick, now) / 1000;", "return now.tv_sec - pretick.tv_sec;")
+        new, converted, kept = driver_types.convert({**MODULE_STATE, "timer.c": code})
+        self.assertIn("unsigned int hd_diff(struct timeval before, struct timeval after)", new.get("timer.c", code))
+        self.assertTrue([k for k in kept if "exported and not called here" in k["why"]])
+
+
+# A frame queue: a buffer's time field compared with the last buffer's in an
+# else block that declares `temp`, a name a loop block of the same function
+# declares again for a list_entry() pointer.  A local's scope is its block:
+# the loop's `temp` is no use of the timespec.
+BLOCK_SCOPE = {"queue.c": """\
+struct frame {
+	struct timespec time;
+	struct list_head node;
+};
+
+static bool frame_due(struct queue *q, struct frame *f, long interval)
+{
+	struct list_head *pos, *next;
+	bool due = false;
+
+	ktime_get_ts(&f->time);
+	list_for_each_safe(pos, next, &q->free) {
+		struct frame *temp = list_entry(pos, struct frame, node);
+
+		list_del(&temp->node);
+		kfree(temp);
+	}
+	if (q->last) {
+		struct timespec diff = timespec_sub(f->time, q->last->time);
+		struct timespec temp = ns_to_timespec(interval);
+
+		due = timespec_compare(&diff, &temp) >= 0;
+	}
+	return due;
+}
+"""}
+
+
+class BlockScope(unittest.TestCase):
+    def test_a_name_declared_again_in_another_block_is_no_use(self):
+        new, converted, kept = driver_types.convert(BLOCK_SCOPE)
+        self.assertEqual((converted, kept), (["field time, local diff, local temp"], []))
+        queue = new["queue.c"]
+        for line in ("\tstruct timespec64 time;", "ktime_get_ts64(&f->time);",
+                     "\t\tstruct frame *temp = list_entry(pos, struct frame, node);",
+                     "struct timespec64 diff = timespec64_sub(f->time, q->last->time);",
+                     "struct timespec64 temp = ns_to_timespec64(interval);"):
+            self.assertIn(line, queue)
+
+    def test_a_frame_an_ioctl_number_names_stays(self):
+        code = "#define Q_FRAME _IOW('q', 1, struct frame)\n" + BLOCK_SCOPE["queue.c"]
+        new, converted, kept = driver_types.convert({"queue.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("struct frame reaches user space", kept[0]["why"])
+
+
+# The driver's own time macros, handed the address of its values: a clock
+# read (`#define PERF_NOW(ts) do_gettimeofday(ts)`) and a difference in
+# microseconds read through the pointers.  The parameter is a pointer to
+# what the calls hand it, and the bodies convert with the values.
+TIME_MACROS = {"perf.c": """\
+#define PERF_NOW(ts) do_gettimeofday(ts)
+#define PERF_US(a, b) (((b)->tv_sec - (a)->tv_sec) * 1000000 + (b)->tv_usec - (a)->tv_usec)
+#define PERF_MARK(ts) board_mark(ts)
+
+struct perf {
+	struct timeval start;
+};
+
+static long perf_run(struct perf *p)
+{
+	struct timeval end;
+
+	PERF_NOW(&p->start);
+	work();
+	PERF_NOW(&end);
+	return PERF_US(&p->start, &end);
+}
+"""}
+# a value one of the same macros fills is also handed to one that gives it to a board function
+MARKED = {"perf.c": TIME_MACROS["perf.c"].replace("start;\n", "start;\n\tstruct timeval marked;\n") + """
+static void perf_mark(struct perf *p)
+{
+	PERF_NOW(&p->marked);
+	PERF_MARK(&p->marked);
+}
+"""}
+
+
+class TimeMacros(unittest.TestCase):
+    def test_values_handed_by_address_to_the_drivers_time_macros_convert_with_their_bodies(self):
+        new, converted, kept = driver_types.convert(TIME_MACROS)
+        self.assertEqual((converted, kept), (["field start, local end, macro a, macro b, macro ts"], []))
+        perf = new["perf.c"]
+        for line in ("#define PERF_NOW(ts) ktime_get_real_ts64(ts)\n",
+                     "#define PERF_US(a, b) (((b)->tv_sec - (a)->tv_sec) * 1000000 + (b)->tv_nsec / NSEC_PER_USEC - "
+                     "(a)->tv_nsec / NSEC_PER_USEC)\n", "\tstruct timespec64 start;\n};",
+                     "\tstruct timespec64 end;"):
+            self.assertIn(line, perf)
+
+    def test_a_macro_that_hands_the_value_outside_the_module_keeps_every_value_of_the_shared_macros(self):
+        new, converted, kept = driver_types.convert(MARKED)
+        self.assertEqual((new, converted), ({}, []))
+        self.assertEqual([k["why"] for k in kept], ["perf.c:3: passed to board_mark() [field marked, field start, "
+                                                    "local end, macro a, macro b, macro ts: kept as struct timeval]"])
+
+    def test_a_macro_given_a_value_and_an_address_stays(self):
+        code = TIME_MACROS["perf.c"].replace("\tPERF_NOW(&end);", "\tPERF_NOW(&end);\n\tPERF_US(end, end);")
+        new, converted, kept = driver_types.convert({"perf.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("PERF_US() is given timespecs and timevals, or values and addresses", kept[0]["why"])
+
+
+# A 2D engine's performance counters: struct g2d_perf's timeval `start`,
+# and a `start` of another structure, an image's address reached through
+# the member `addr` (`img->addr.start`), written to a register and printed.
+# The driver declares every member `addr` with another type, so those are
+# no uses of the timeval.
+MEMBER_CHAIN = {"g2d.h": """\
+struct g2d_addr {
+	unsigned long start;
+	unsigned long size;
+};
+
+struct g2d_image {
+	struct g2d_addr addr;
+	struct g2d_addr plane2;
+};
+
+struct g2d_cmd {
+	unsigned long addr;
+};
+
+struct g2d_perf {
+	struct timeval start;
+	struct timeval end;
+};
+
+#define G2D_ADDR(v) ((v) << 0)
+""", "g2d.c": """\
+static void g2d_set_src(struct g2d_dev *dev, struct g2d_image *img)
+{
+	writel(G2D_ADDR(img->addr.start), dev->regs + 0x10);
+	g2d_debug("src %lx\\n", img->addr.start);
+}
+
+static long g2d_elapsed(struct g2d_perf *perf)
+{
+	do_gettimeofday(&perf->start);
+	g2d_run();
+	do_gettimeofday(&perf->end);
+	return (perf->end.tv_sec - perf->start.tv_sec) * 1000000 + perf->end.tv_usec - perf->start.tv_usec;
+}
+"""}
+
+
+class MemberChain(unittest.TestCase):
+    def test_a_field_of_the_same_name_in_a_member_of_another_type_is_no_use(self):
+        new, converted, kept = driver_types.convert(MEMBER_CHAIN)
+        self.assertEqual((converted, kept), (["field start", "field end"], []))
+        self.assertIn("\tstruct timespec64 start;\n\tstruct timespec64 end;", new["g2d.h"])
+        self.assertIn("#define G2D_ADDR(v) ((v) << 0)\n", new["g2d.h"])
+        for line in ("\twritel(G2D_ADDR(img->addr.start), dev->regs + 0x10);", "\tktime_get_real_ts64(&perf->start);",
+                     "+ perf->end.tv_nsec / NSEC_PER_USEC - perf->start.tv_nsec / NSEC_PER_USEC;"):
+            self.assertIn(line, new["g2d.c"])
+
+    def test_a_member_whose_type_the_driver_does_not_say_stays_a_use(self):
+        header = MEMBER_CHAIN["g2d.h"].replace("struct g2d_addr addr;", "g2d_addr_t addr;")
+        new, converted, kept = driver_types.convert({**MEMBER_CHAIN, "g2d.h": header})
+        self.assertEqual(converted, ["field end"])
+        self.assertIn("\tstruct timeval start;", new["g2d.h"])
+        self.assertTrue([k for k in kept if ("g2d.h", "start") in k["names"]])
+
+
+# A helper of the driver's that reads a timeval through its parameter,
+# called with one of the driver's values and, in the second file, with a
+# field of a structure the driver does not define (a kernel header's).
+FOREIGN_ARGUMENT = {"age.c": """\
+struct slot {
+	struct timeval seen;
+};
+
+long slot_age(struct timeval *a)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	return now.tv_sec - a->tv_sec;
+}
+
+long slot_poll(struct slot *s)
+{
+	do_gettimeofday(&s->seen);
+	return slot_age(&s->seen);
+}
+""", "kdev.c": """\
+long kdev_age(struct kdev *k)
+{
+	return slot_age(&k->stamp);
+}
+"""}
+
+
+class ForeignArgument(unittest.TestCase):
+    def test_a_parameter_converts_with_the_values_its_callers_hand_it(self):
+        new, converted, kept = driver_types.convert({"age.c": FOREIGN_ARGUMENT["age.c"]})
+        self.assertEqual((converted, kept), (["field seen, param a"], []))
+        self.assertIn("long slot_age(struct timespec64 *a)", new["age.c"])
+
+    def test_a_definition_after_a_header_written_per_configuration_is_no_call(self):
+        code = """\
+#ifdef NEW_API
+static int slot_probe(struct slot *s) {
+#else
+static int slot_probe(struct slot *s, int id) {
+#endif
+	return 0;
+}
+
+""" + FOREIGN_ARGUMENT["age.c"].replace("long slot_age(struct timeval *a)", "long\nslot_age(struct timeval *a)")
+        new, converted, kept = driver_types.convert({"age.c": code})
+        self.assertEqual((converted, kept), (["field seen, param a"], []))
+        self.assertIn("slot_age(struct timespec64 *a)", new["age.c"])
+
+    def test_a_parameter_also_given_another_structures_field_stays(self):
+        new, converted, kept = driver_types.convert(FOREIGN_ARGUMENT)
+        self.assertEqual((new, converted), ({}, []))
+        self.assertEqual(kept[0]["why"], "kdev.c:3: slot_age() is given &k->stamp, not one of the driver's values "
+                                         "[field seen, param a: kept as struct timeval]")
+
+
+# A host adapter's portable timing layer: the type is the driver's own name
+# (`#define HBA_TIME_T struct timeval`), read through macros (one a comma
+# expression that zeroes the value before filling it) and subtracted by a
+# function called through an alias (`#define HBA_TIME_SUB hba_usec_sub`).
+# The define changes for every value it declares; the alias is a name of
+# the function, no callback.
+TYPE_ALIAS = {"osdep.h": """\
+#define HBA_TIME_T      struct timeval
+#define HBA_NOW(ptr)    (ptr)->tv_sec = 0, (ptr)->tv_usec = 0, do_gettimeofday(ptr)
+#define HBA_USEC(x)     ((uint64_t) ((((uint64_t)(x)->tv_sec) * 1000000 + (x)->tv_usec)))
+#define HBA_TIME_SUB    hba_usec_sub
+
+static inline uint64_t hba_usec_sub(struct timeval *, struct timeval *);
+
+static inline uint64_t hba_usec_sub(struct timeval *b, struct timeval *a)
+{
+	struct timeval x = *b;
+
+	x.tv_sec -= a->tv_sec;
+	x.tv_usec -= a->tv_usec;
+	if (x.tv_usec < 0) {
+		x.tv_sec--;
+		x.tv_usec += 1000000;
+	}
+	return HBA_USEC(&x);
+}
+""", "hba.c": """\
+struct hba {
+	HBA_TIME_T init_time;
+	int state;
+};
+
+static void hba_init(struct hba *h)
+{
+	HBA_NOW(&h->init_time);
+}
+
+static int hba_wait(struct hba *h, int usdelay)
+{
+	while (usdelay > 0) {
+		HBA_TIME_T before, after;
+
+		HBA_NOW(&before);
+		hba_poll(h);
+		HBA_NOW(&after);
+		usdelay -= HBA_TIME_SUB(&after, &before);
+		hba_log(h, "0x%lx", (long) HBA_USEC(&after));
+	}
+	return sizeof(HBA_TIME_T);
+}
+"""}
+
+
+class TypeAlias(unittest.TestCase):
+    def test_values_declared_with_the_drivers_name_of_the_type_convert_with_its_define(self):
+        new, converted, kept = driver_types.convert(TYPE_ALIAS)
+        self.assertEqual((converted, kept), (["field init_time, local after, local before, local x, macro ptr, "
+                                              "macro x, param a, param b"], []))
+        osdep = new["osdep.h"]
+        for line in ("#define HBA_TIME_T      struct timespec64\n",
+                     "#define HBA_NOW(ptr)    (ptr)->tv_sec = 0, (ptr)->tv_nsec = 0, ktime_get_real_ts64(ptr)\n",
+                     "(x)->tv_nsec / NSEC_PER_USEC)))\n",
+                     "#define HBA_TIME_SUB    hba_usec_sub\n",
+                     "static inline uint64_t hba_usec_sub(struct timespec64 *, struct timespec64 *);",
+                     "\tx.tv_nsec -= a->tv_nsec / NSEC_PER_USEC * NSEC_PER_USEC;",
+                     "\t\tx.tv_nsec += 1000000 * NSEC_PER_USEC;"):
+            self.assertIn(line, osdep)
+        self.assertNotIn("hba.c", new)  # its declarations say HBA_TIME_T still
+
+    def test_a_name_of_the_type_used_in_a_cast_keeps_every_value_it_declares(self):
+        code = TYPE_ALIAS["hba.c"].replace("hba_poll(h);", "hba_poll(h, (HBA_TIME_T *)h->regs);")
+        new, converted, kept = driver_types.convert({**TYPE_ALIAS, "hba.c": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("hba.c:17: HBA_TIME_T (struct timeval) used other than to declare one of the driver's values",
+                      kept[0]["why"])
+
+    def test_a_function_named_as_a_kernel_api_by_a_define_stays_a_compat_shim(self):
+        shim = """\
+struct timeval portable_ns_to_timeval(const s64 nsec)
+{
+	struct timeval tv;
+
+	tv.tv_sec = nsec / NSEC_PER_SEC;
+	tv.tv_usec = (nsec % NSEC_PER_SEC) / 1000;
+	return tv;
+}
+#define ns_to_timeval portable_ns_to_timeval
+
+static long flow_ms(s64 ns)
+{
+	struct timeval tv = ns_to_timeval(ns);
+
+	return tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+"""
+        new, converted, kept = driver_types.convert({"compat.h": shim})
+        self.assertIn("struct timeval portable_ns_to_timeval(const s64 nsec)", new.get("compat.h", shim))
+        self.assertTrue([k for k in kept if "portable_ns_to_timeval() is used as a callback" in k["why"]])
+
+    def test_a_write_inside_a_call_is_no_comma_operand(self):
+        code = TYPE_ALIAS["osdep.h"].replace("(ptr)->tv_sec = 0, (ptr)->tv_usec = 0, do_gettimeofday(ptr)",
+                                             "hba_zero((ptr)->tv_usec = 0, ptr)")
+        new, converted, kept = driver_types.convert({**TYPE_ALIAS, "osdep.h": code})
+        self.assertEqual((new, converted), ({}, []))
+        self.assertIn("tv_usec written inside an expression", kept[0]["why"])
+
+
+# A camera's time fields reached through a callback's void * argument (a
+# local pointer given it, a cast of it), container_of() and list_entry():
+# the base's declared type is the driver's own structure, so each is a use
+# of the field.  A value copied in from behind a void * (the caller's type
+# is not known here) keeps its group.
+THROUGH_POINTERS = {"cam.c": """\
+struct cam_buf {
+	struct timespec ts;
+	struct list_head node;
+};
+
+struct cam_dev {
+	struct timeval last_irq;
+	struct list_head bufs;
+	struct work_struct work;
+};
+
+static void cam_irq_cb(void *data)
+{
+	struct cam_dev *dev = data;
+
+	do_gettimeofday(&dev->last_irq);
+}
+
+static void cam_stamp(void *priv)
+{
+	ktime_get_ts(&((struct cam_buf *)priv)->ts);
+}
+
+static void cam_work(struct work_struct *work)
+{
+	struct cam_dev *dev = container_of(work, struct cam_dev, work);
+	struct list_head *pos;
+	struct timespec now;
+
+	ktime_get_ts(&now);
+	list_for_each(pos, &dev->bufs) {
+		struct cam_buf *b = list_entry(pos, struct cam_buf, node);
+
+		if (timespec_compare(&b->ts, &now) < 0)
+			pr_info("old %ld\\n", b->ts.tv_sec);
+	}
+	pr_info("irq at %ld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_usec);
+}
+"""}
+
+
+class ThroughPointers(unittest.TestCase):
+    def test_fields_reached_through_void_pointers_container_of_and_list_entry_convert(self):
+        new, converted, kept = driver_types.convert(THROUGH_POINTERS)
+        self.assertEqual((converted, kept), (["field last_irq", "field ts, local now"], []))
+        cam = new["cam.c"]
+        for line in ("\tktime_get_real_ts64(&dev->last_irq);", "\tktime_get_ts64(&((struct cam_buf *)priv)->ts);",
+                     "if (timespec64_compare(&b->ts, &now) < 0)", 'pr_info("old %lld\\n", b->ts.tv_sec);',
+                     'pr_info("irq at %lld.%06ld\\n", dev->last_irq.tv_sec, dev->last_irq.tv_nsec / NSEC_PER_USEC);'):
+            self.assertIn(line, cam)
+
+    def test_a_value_copied_from_behind_a_void_pointer_stays(self):
+        code = THROUGH_POINTERS["cam.c"].replace("\tktime_get_ts(&((struct cam_buf *)priv)->ts);",
+                                                 "\t((struct cam_buf *)priv)->ts = *((struct timespec *)stamp);")
+        code = code.replace("cam_stamp(void *priv)", "cam_stamp(void *priv, void *stamp)")
+        new, converted, kept = driver_types.convert({"cam.c": code})
+        self.assertEqual(converted, ["field last_irq"])
+        self.assertIn("a cast from another type", kept[0]["why"])
+        self.assertIn("\tstruct timespec ts;", new["cam.c"])
+
+
+class BlockInConditional(unittest.TestCase):
+    """A local's scope is its block, but a block inside a conditional
+    opened in its function is still read by spatch in one configuration:
+    the local stays this pass's (ConditionalArms)."""
+
+    def test_a_local_of_a_block_inside_a_conditional_of_its_function_is_the_passs(self):
+        code = """\
+static int idle_can_enter(void)
+{
+#if defined(CONFIG_BOARD_A)
+	if (count != -1) {
+		struct timespec uptime;
+
+		get_monotonic_boottime(&uptime);
+		if ((unsigned long)uptime.tv_sec <= 20)
+			return 0;
+	}
+#endif
+	return 1;
+}
+"""
+        new, converted, kept = driver_types.convert({"idle.c": code})
+        self.assertEqual((converted, kept), (["local uptime"], []))
+        self.assertIn("\t\tktime_get_boottime_ts64(&uptime);", new["idle.c"])

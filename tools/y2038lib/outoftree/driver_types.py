@@ -95,7 +95,13 @@ SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.value
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
 # a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
 KERN_LEVEL = re.compile(r"^\s*KERN_[A-Z]+\b")
-CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|[usU](?:8|16|32|64)|time64_t)\s*\)\s*$")
+# a cast to an integer type, the kernel's or a vendor's typedef of one (HI_U32, UINT32, uint32_t): what is printed
+# is the cast's type, whatever tv_sec's
+# the last word of a type that is no structure (a member `unsigned long addr;`)
+BASIC_TYPE = re.compile(r"char|short|int|long|unsigned|signed|bool|_*[us](?:8|16|32|64)|u?int(?:8|16|32|64)_t|"
+                        r"size_t|dma_addr_t|phys_addr_t|uintptr_t|void")
+CAST = re.compile(r"\(\s*(?:unsigned\s+|signed\s+)?(?:long\s+long|long|int|(?:[A-Za-z]*_+)?[usUS](?:8|16|32|64)|"
+                  r"U?INT(?:8|16|32|64)|u?int(?:8|16|32|64)_t|time64_t)\s*\)\s*$")
 STATEMENT_START = re.compile(r"(?:[;{}]|\n[ \t]*#[^\n]*)$")  # what ends right before a statement (rstripped)
 DECLARATION = re.compile(r"\bstruct\s+(timespec|timeval)\b(?!64)")
 
@@ -217,6 +223,9 @@ def functions(code: str):
     return found
 
 
+OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
+OBJECT_ALIAS_LINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+")  # its line, up to the function's name
+MACRO_HEADER = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\([^)]*\)[ \t]*")  # a line's start that precedes a macro's body
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
 
@@ -237,9 +246,11 @@ def print_macros(codes) -> Set[str]:
 def macro_candidates(a) -> list:
     """A parameter of one of the driver's function-like macros becomes a
     candidate (kind "macro", position: its index) when a call of the macro
-    hands it one of the driver's timespecs/timevals: the macro's body is
-    then read like a function's, and converts with what it is given."""
-    given: Dict[Tuple[str, int], Set[str]] = {}
+    hands it one of the driver's timespecs/timevals, or the address of one
+    (`#define MY_NOW(ts) do_gettimeofday(ts)` called as `MY_NOW(&x)`: the
+    parameter is then a pointer): the macro's body is then read like a
+    function's, and converts with what it is given."""
+    given: Dict[Tuple[str, int], Set[Tuple[str, bool]]] = {}  # -> {(type, handed its address)}
     macros = [(relpath, m) for relpath, code in a.code.items() for m in MACRO.finditer(code)]
     names = {m.group(1) for _, m in macros}
     for relpath, code in a.code.items():
@@ -249,10 +260,16 @@ def macro_candidates(a) -> list:
             close = matching(code, call.end() - 1)
             pos = call.end()
             for index, arg in enumerate(split_args(code[call.end():close]) if close > 0 else []):
-                lead = len(arg) - len(arg.lstrip())
-                target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
-                if target is not None and a.candidates[target].kind != "field":
-                    given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
+                address = re.match(r"\s*&\s*(?!&)", arg)
+                start = pos + (address.end() if address else len(arg) - len(arg.lstrip()))
+                target = link_target(a, relpath, start, pos + len(arg.rstrip()))
+                member = re.search(r"(?:\.|->)\s*\w+\s*$", arg.rstrip())
+                if target is not None and member and a.other_struct(relpath, pos + member.start(),
+                                                                    a.candidates[target].function):
+                    target = None  # another structure's member of the same name (x->addr.start)
+                if target is not None:
+                    pointer = bool(address) or a.candidates[target].pointer and not arg.strip().startswith("*")
+                    given.setdefault((call.group(1), index), set()).add((a.candidates[target].type, pointer))
                 else:  # something else: the body cannot change for one caller only
                     a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
                                                f"{call.group(1)}() is also given {arg.strip()[:40]}")
@@ -261,11 +278,12 @@ def macro_candidates(a) -> list:
     for relpath, m in macros:
         params = [p.strip() for p in m.group(2).split(",")]
         for index, name in enumerate(params):
-            types = given.get((m.group(1), index), set())
-            if types and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
+            kinds = given.get((m.group(1), index), set())
+            if kinds and re.fullmatch(r"[A-Za-z_]\w*", name) and re.search(rf"\b{name}\b", m.group(3)):
                 start = m.start(2) + m.group(2).index(name)
-                found.append(Candidate("macro", name, min(types) if len(types) == 1 else "mixed", relpath,
-                                       (start, start), (m.start(3), m.end(3)), m.group(1), index))
+                found.append(Candidate("macro", name, next(iter(kinds))[0] if len(kinds) == 1 else "mixed", relpath,
+                                       (start, start), (m.start(3), m.end(3)), m.group(1), index,
+                                       pointer=all(by_address for _, by_address in kinds)))
     return found
 
 
@@ -274,10 +292,23 @@ LAYOUT_BOUND = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\}\s*(?:__packed|__attrib
                           r"\bmemcpy_(?:to|from)io\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)")
 
 
-def find_candidates(texts: dict):
+TYPE_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(struct[ \t]+(timespec|timeval))[ \t]*$", re.M)
+
+
+def type_aliases(codes: dict) -> Dict[str, tuple]:
+    """The driver's own names of the type (`#define NANOTIME_T struct
+    timeval`): name -> (timespec or timeval, the file, the span of the
+    define's `struct timeval`).  What is declared with one converts
+    together: the define changes for all of them."""
+    return {m.group(1): (m.group(3), relpath, m.start(2), m.end(2))
+            for relpath, code in codes.items() for m in TYPE_ALIAS.finditer(code)}
+
+
+def find_candidates(texts: dict, aliases: dict):
     """([Candidate], {struct name: why it reaches user space})."""
     candidates: List[Candidate] = []
     abi_structs: Dict[str, str] = {}
+    declarations = re.compile(DECLARATION.pattern + "".join(rf"|\b({re.escape(name)})\b" for name in aliases))
     for relpath, text in texts.items():
         code = blank_comments_and_literals(text)
         for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
@@ -288,16 +319,19 @@ def find_candidates(texts: dict):
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
                                          f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
-            candidates += file_candidates(relpath, code)
+            candidates += file_candidates(relpath, code, declarations, aliases)
     return candidates, abi_structs
 
 
-def file_candidates(relpath: str, code: str) -> list:
-    """The candidates declared in one file (code: blanked)."""
+def file_candidates(relpath: str, code: str, declarations, aliases: dict) -> list:
+    """The candidates declared in one file (code: blanked; declarations:
+    what starts one, `struct timeval` or one of the driver's aliases of it)."""
     found = []
     funcs = functions(code)
+    flat = first_branches(code)
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
-    for m in DECLARATION.finditer(code):
+    for m in declarations.finditer(code):
+        ctype = m.group(1) or aliases[m.group(0)][0]
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
         if not decl:
             continue
@@ -306,27 +340,29 @@ def file_candidates(relpath: str, code: str) -> list:
             zeroed = end == "=" and re.match(r"[\s{},0]*;", code[m.end() + decl.end():])  # = {{0, 0}}: zero either way
             placed = placement(code, m.start(), funcs, pointer, end) if not pointer and (end == ";" or zeroed) else None
             if placed and placed[0] in ("global", "field", "local") and (placed[0] == "global" or end == ";"):
-                found.append(Candidate(placed[0], name, m.group(1), relpath, (m.start(), m.end()), placed[1],
+                found.append(Candidate(placed[0], name, ctype, relpath, (m.start(), m.end()), placed[1],
                                        function=placed[2], position=m.start(), array=True))
             continue
         macro = [span for span in macros if span[0] <= m.start() < span[1]]
         if macro:
             if not pointer and end != ")":
-                found.append(Candidate("local", name, m.group(1), relpath, (m.start(), m.end()), macro[0],
+                found.append(Candidate("local", name, ctype, relpath, (m.start(), m.end()), macro[0],
                                        "#define", m.start(), False, None, True))
             continue
         placed = placement(code, m.start(), funcs, pointer, end)
         if not placed:
             continue
         kind, scope, function = placed
+        if kind == "local" and scope:
+            scope = block_of(flat, m.start(), scope)
         init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
         line_start = code.rfind("\n", 0, m.start()) + 1
         static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
         if kind == "field" and pointer:  # a member pointer: an array the driver allocates, element by element
-            found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), None, function,
+            found.append(Candidate(kind, name, ctype, relpath, (m.start(), m.end()), None, function,
                                    m.start(), array=True, allocated=True))
             continue
-        found.append(Candidate(kind, name, m.group(1), relpath, (m.start(), m.end()), scope,
+        found.append(Candidate(kind, name, ctype, relpath, (m.start(), m.end()), scope,
                                function, m.start(), bool(pointer), init, static=static))
         if kind in ("local", "global") and (end == "," or init):
             found += more_declarators(code, m.end() + decl.end() - 1, found[-1])
@@ -362,8 +398,8 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
         return "param", (inside[0][3], inside[0][4]), inside[0][0]
     if body:
         return None if end == ")" else ("local", (body[0][3], body[0][4]), body[0][0])  # ")": a prototype's
-    if end == ")":
-        return None  # a prototype's parameter
+    if end == ")" or in_parameter_list(code, start):
+        return None  # a prototype's parameter (f(struct timeval a, struct timeval b);: the first ends in ',')
     if code[:start].count("{") - code[:start].count("}") > 0:
         # a field only right inside a struct's own braces (nested structs before it closed)
         brace = opening_brace(code, start)
@@ -372,6 +408,23 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
     if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
         return None
     return "global", None, ""
+
+
+def block_of(flat: str, start: int, body: Tuple[int, int]) -> Tuple[int, int]:
+    """The innermost block around a local's declaration at start (flat:
+    the code with first_branches()): its scope in C, so that a name another
+    block of the function declares again (`struct vsg_buf *temp` in a loop,
+    `struct timespec temp` in an else) is not one of its uses."""
+    brace = opening_brace(flat, start)
+    close = matching(flat, brace, "{", "}") if brace > body[0] else -1
+    return (brace, close) if close > 0 else body
+
+
+def in_parameter_list(code: str, start: int) -> bool:
+    """Whether start (outside any function body) is inside the parentheses
+    of a declaration: a prototype's or a function pointer's parameters."""
+    statement = max(code.rfind(";", 0, start), code.rfind("{", 0, start), code.rfind("}", 0, start)) + 1
+    return code.count("(", statement, start) > code.count(")", statement, start)
 
 
 def initialiser(code: str, value_start: int) -> Tuple[int, int]:
@@ -452,7 +505,8 @@ class Analysis:
     def __init__(self, texts: dict):
         self.texts = texts
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
-        self.candidates, self.abi_structs = find_candidates(texts)
+        self.type_aliases = type_aliases(self.code)
+        self.candidates, self.abi_structs = find_candidates(texts, self.type_aliases)
         self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
@@ -463,8 +517,14 @@ class Analysis:
                 if index is not None:
                     self.param_of[(c.function, index)] = c
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        # `#define NANOTIME_SUB _isp_microtime_sub`: a call of the name is a call of the function
+        # (`#define ns_to_timeval portable_ns_to_timeval` is a compat shim: the kernel's code calls it too)
+        self.aliases = {m.group(1): m.group(2) for code in self.code.values() for m in OBJECT_ALIAS.finditer(code)
+                        if m.group(2) in self.defined and m.group(1) not in SHIM_NAMES and not OLD_API.match(f"{m.group(1)}(")}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
+        self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
+        self.struct_names = {m.group(1) for code in self.code.values() for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", code)}
         # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
         self.macro_names = {m.group(1) for code in self.code.values() for m in MACRO.finditer(code)}
         self.macro_params: Dict[Tuple[str, int], List[int]] = {}  # (macro, index) -> candidate indexes
@@ -506,8 +566,14 @@ class Analysis:
         if c.kind == "local":  # the declaration's own mention
             found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
                                                    or re.match(r"\s*[,;=]", code[u[2]:]) and
-                                                   re.search(r"\bstruct\s+time(spec|val)\s*[^;]*$", code[c.decl[0]:u[1]]))]
+                                                   re.search(rf"(?:\bstruct\s+time(spec|val)|^{self.alias_of(c) or '$.'})\s*[^;]*$",
+                                                             code[c.decl[0]:u[1]]))]
         return found
+
+    def alias_of(self, c: Candidate) -> str:
+        """The driver's name of the type c is declared with (NANOTIME_T), or ''."""
+        word = self.code[c.relpath][c.decl[0]:c.decl[1]]
+        return word if word in self.type_aliases else ""
 
     def function_used_as_value(self, name: str):
         """[(relpath, offset, member)] where a function's name is used other
@@ -517,6 +583,9 @@ class Analysis:
         found = []
         for relpath, code in self.code.items():
             for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
+                alias = OBJECT_ALIAS_LINE.fullmatch(code[code.rfind("\n", 0, m.start()) + 1:m.end()])
+                if alias and self.aliases.get(alias.group(1)) == name:
+                    continue  # the alias's own definition: calls of it are calls of the function
                 member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)\s*=\s*$", code[:m.start()])
                 found.append((relpath, member.start(1), member.group(1)) if member else (relpath, m.start(), ""))
         return found
@@ -553,6 +622,10 @@ class Analysis:
         if not base or not struct:
             return False
         name = base.group(1)
+        if re.search(r"(?:\.|->)\s*$", before[:base.start()]):  # x->addr.start: the type of the member addr
+            types = self.member_types(name)
+            return bool(types) and struct not in types and all(
+                BASIC_TYPE.fullmatch(t) or t in self.struct_names for t in types)
         body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
         scope = code[body[1]:pos] if body else code[:pos]
         # the type's name ends where the variable's begins: `struct foo_info, member)` in a container_of()
@@ -560,6 +633,20 @@ class Analysis:
         declared = re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,)=\[]", scope) or \
             re.findall(rf"\bstruct\s+(\w+)(?:\s+|\s*\*+\s*){re.escape(name)}\s*[;,=\[]", code[:pos])
         return bool(declared) and declared[-1] != struct
+
+    def member_types(self, name: str) -> Set[str]:
+        """The last word of each type the driver declares a member or a
+        variable called name with (`struct img_addr addr;` -> img_addr,
+        `unsigned long addr;` -> long); a typedef of a structure counts as
+        the structure too (its name and the structure's)."""
+        if name not in self._member_types:
+            words = {m.group(1) for code in self.code.values() for m in re.finditer(
+                rf"\b(\w+)\s*\**\s*\b{re.escape(name)}\s*(?:\[[^\]]*\]\s*)?;", code)}
+            words -= {"return", "else", "case", "goto", "sizeof"}
+            words |= {m.group(1) for code in self.code.values() for m in re.finditer(
+                r"\btypedef\s+struct\s+(\w+)\s*\**\s*(\w+)\s*;", code) if m.group(2) in words}
+            self._member_types[name] = words
+        return self._member_types[name]
 
     @staticmethod
     def _element_end(code, end):
@@ -747,6 +834,9 @@ def examine(a, links: Links) -> Findings:
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
         if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
             links.union(n, shared.setdefault(("param", c.function, c.name), n))
+        if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
+            links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
+    alias_uses(a, found)
     for n, c in enumerate(a.candidates):
         if c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
@@ -762,9 +852,11 @@ def examine(a, links: Links) -> Findings:
                                          f"with a pointer or an array of the same type")
         if c.kind == "param":
             examine_function_uses(a, c, n, found)
+            foreign_argument(a, c, n, found)
         if c.kind == "macro" and ((c.function, c.position) in a.macro_foreign or c.type == "mixed"):
             found.problems.setdefault(n, a.macro_foreign.get((c.function, c.position),
-                                                             f"{c.function}() is given timespecs and timevals"))
+                                                             f"{c.function}() is given timespecs and timevals, "
+                                                             f"or values and addresses"))
         if c.init:
             why = classify_initialiser(a, c, n, found.edits, links.union)
             if why:
@@ -780,6 +872,23 @@ def examine(a, links: Links) -> Findings:
             if why:
                 found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
     return found
+
+
+def alias_uses(a, found: Findings) -> None:
+    """A mention of the driver's name of the type that declares none of its
+    values (a cast `(NANOTIME_T *)p`, another macro) keeps what it declares:
+    the define cannot change for some of them; sizeof() follows the type."""
+    declared = {a.alias_of(c): n for n, c in enumerate(a.candidates) if a.alias_of(c)}
+    starts = {(c.relpath, c.decl[0]) for c in a.candidates}
+    for name, n in declared.items():
+        define = a.type_aliases[name]
+        for relpath, code in a.code.items():
+            for m in re.finditer(rf"\b{re.escape(name)}\b", code):
+                if (relpath, m.start()) in starts or re.search(r"\bsizeof\s*\(\s*$", code[:m.start()]) or \
+                        (relpath, define[2]) == (define[1], code.find("struct", m.end())):
+                    continue
+                found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {name} (struct {define[0]}) "
+                                             f"used other than to declare one of the driver's values")
 
 
 def examine_function_uses(a, c, n, found: Findings) -> None:
@@ -799,6 +908,29 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
             continue
         found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {c.function}() is used "
                                      f"as a callback: its type is an interface (a kernel ops structure's, say)")
+
+
+def foreign_argument(a, c, n, found: Findings) -> None:
+    """A parameter converts with what the calls of its function (or of an
+    alias of it) hand it: an argument that is not one of the driver's values
+    nor NULL (`age(&k->stamp)`, a kernel structure's field) keeps the group."""
+    index = next((i for (_, i), p in a.param_of.items() if p is c), -1)
+    names = {c.function} | {alias for alias, f in a.aliases.items() if f == c.function}
+    calls = re.compile(rf"\b({'|'.join(map(re.escape, sorted(names)))})\s*\(")
+    for relpath, code in a.code.items() if index >= 0 else []:
+        for m in calls.finditer(code):
+            if not any(f[3] < m.start() < f[4] for f in a.funcs[relpath]):
+                continue  # a definition or a prototype: no call inside a function's body
+            close = matching(code, m.end() - 1)
+            args = split_args(code[m.end():close]) if close > 0 else []
+            if index >= len(args) or args[index].strip() in ("NULL", "0"):
+                continue
+            start = m.end() + sum(len(x) + 1 for x in args[:index])
+            address = re.match(r"\s*&\s*(?!&)", args[index])
+            if link_target(a, relpath, start + (address.end() if address else len(args[index]) - len(args[index].lstrip())),
+                           start + len(args[index].rstrip())) is None:
+                found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {m.group(1)}() is given "
+                                             f"{args[index].strip()[:40]}, not one of the driver's values")
 
 
 def value_form(name: str, ctype: str) -> Optional[str]:
@@ -846,10 +978,12 @@ def conditional_arms(code: str, start: int, end: int) -> List[Tuple[int, int]]:
 
 
 def used_in_arms(a, c) -> bool:
-    """Whether a local is mentioned inside a conditional opened in its scope."""
+    """Whether a local is mentioned inside a conditional opened in its
+    function (its block may sit inside one: spatch reads one configuration)."""
     if not c.scope:
         return False
-    spans = conditional_arms(a.code[c.relpath], c.scope[0], c.scope[1])
+    body = next(((f[3], f[4]) for f in a.funcs[c.relpath] if f[3] <= c.scope[0] < f[4]), c.scope)
+    spans = conditional_arms(a.code[c.relpath], body[0], body[1])
     return any(relpath == c.relpath and any(s <= start < e for s, e in spans) for relpath, start, _ in a.uses(c))
 
 
@@ -870,7 +1004,8 @@ def settle(a, texts, members, found: Findings, allowed):
     names = ", ".join(sorted({f"{c.kind} {c.name}" for c in cands}))
     refused = [found.problems[m] for m in members if m in found.problems]
     cluster_edits = [e for m in members for e in found.edits[m]]
-    cluster_edits += [(c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
+    cluster_edits += [a.type_aliases[a.alias_of(c)][1:] + ("struct timespec64",) if a.alias_of(c) else
+                      (c.relpath, c.decl[0], c.decl[1], "struct timespec64") for c in cands if c.kind != "macro"]
     if not refused:
         dead = {p: never_compiled(a.code[p]) for p in {e[0] for e in cluster_edits}}
         blocked = [f"{p}:{line_of(texts[p], s)}" for p, s, _, new in cluster_edits
@@ -895,11 +1030,16 @@ def settle(a, texts, members, found: Findings, allowed):
 def ungrouped(code: str, start: int, end: int):
     """The bounds of x with the grouping parentheses around it: `(x)` is the
     value x (`timespec_sub(now, (dev.stamp))`, `&(dev.stamp)`, a macro's
-    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not."""
+    `(t)`), where `f(x)`, `sizeof (x)`, `if (x)` and a cast's `(T)(x)` are not;
+    a cast's `(T)(x)->f` is the cast of (x)->f, and the first parenthesis of
+    a macro's body (`#define NOW(p) (p)->tv_sec = 0`) no call's."""
     while True:
         group = re.search(r"\(\s*$", code[:start])
         close = re.match(r"\s*\)", code[end:])
-        if not (group and close) or re.search(r"[\w)\]]\s*$", code[:group.start()]):
+        before = code[:group.start()] if group else ""
+        member_of_cast = before.rstrip().endswith(")") and close and re.match(r"\s*(?:\.|->)", code[end + close.end():])
+        if not (group and close) or re.search(r"[\w)\]]\s*$", before) and not (
+                member_of_cast or opens_macro_body(before)):
             return start, end
         start, end = group.start(), end + close.end()
 
@@ -1197,7 +1337,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         return ""
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
-            if call[0] in a.defined or call[0] in OPS_64 else f"passed to {call[0]}()"
+            if call[0] in a.defined or call[0] in OPS_64 or call[0] in a.aliases else f"passed to {call[0]}()"
     return "used as a whole value"
 
 
@@ -1261,6 +1401,10 @@ def handed_to(a, c, n, relpath, call, edits, union, memory=False):
         return ""
     if memory and fname in USER_COPIES and fname not in a.defined:
         return user_copy(a, c, n, relpath, call, edits)
+    if (fname, idx) in a.macro_params:  # its address handed to one of the driver's macros (MY_NOW(&x))
+        for target in a.macro_params[(fname, idx)]:
+            union(n, target)
+        return ""
     return link_param(a, c, n, fname, idx, union, (relpath, open_), edits[n])
 
 
@@ -1475,8 +1619,9 @@ def link_args(a, c, n, relpath, open_, close, union, out=None):
 
 def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     """place: (relpath, offset of the call's '('), to rename a call through
-    an ops member (x->gettime(...) -> x->gettime64(...))."""
-    target = a.param_of.get((fname, idx))
+    an ops member (x->gettime(...) -> x->gettime64(...)).  A call of an alias
+    of the driver's function is a call of the function."""
+    target = a.param_of.get((a.aliases.get(fname, fname), idx))
     if target is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
         start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
@@ -1503,7 +1648,7 @@ def usec_write_edit(code, relpath, where, value_start, out) -> str:
     end of tv_usec).  Returns why not, or ''."""
     expr_start, m_start, m_end = where
     end = value_end(code, value_start, ";,")
-    if end >= len(code) or code[end] != ";":
+    if end >= len(code) or code[end] != ";" and not (code[end] == "," and comma_operand(code, expr_start)):
         tested = sign_tested(code, expr_start)
         if tested is None:
             return "tv_usec written inside an expression"
@@ -1520,6 +1665,23 @@ def usec_write_edit(code, relpath, where, value_start, out) -> str:
             out.append((relpath, start, start, "("))
         out.append((relpath, stop, stop, " * NSEC_PER_USEC" if simple else ") * NSEC_PER_USEC"))
     return ""
+
+
+def opens_macro_body(before: str) -> bool:
+    """Whether the code before a position ends with a function-like macro's
+    header (`#define NOW(p)`): the position starts its body."""
+    return MACRO_HEADER.fullmatch(before[before.rfind("\n") + 1:]) is not None
+
+
+def comma_operand(code: str, expr_start: int) -> bool:
+    """Whether a write starting at expr_start and ending at a ',' is an
+    operand of a comma expression whose value nobody reads (`x.tv_usec = 0,
+    do_gettimeofday(&x);` or a macro body of the kind): it starts a
+    statement, a macro's body or follows such an operand's ',', inside no
+    parentheses."""
+    before = code[:expr_start].rstrip()
+    starts = before.endswith(",") or STATEMENT_START.search(before) or opens_macro_body(before)
+    return bool(starts) and enclosing_call(code, expr_start) is None and grouping_paren(code, expr_start) is None
 
 
 def sign_tested(code: str, expr_start: int) -> Optional[int]:
