@@ -69,6 +69,9 @@ VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# the crossings between the two types, each the value itself once both sides are timespec64 (a driver
+# half-way there: its ptp_clock_info's gettime64/settime64 callbacks around struct timespec locals)
+TO_TIMESPEC64, FROM_TIMESPEC64 = "timespec_to_timespec64", "timespec64_to_timespec"
 # call assigned to a timeval candidate -> the timespec64 form of the same instant (tv_usec reads divide it back)
 TIMEVAL_VALUES = {"ktime_to_timeval": "ktime_to_timespec64", "ns_to_timeval": "ns_to_timespec64"}
 WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (print_edit)
@@ -904,6 +907,7 @@ def ungrouped(code: str, start: int, end: int):
         start, end = group.start(), end + close.end()
 
 
+OLD_POINTER_CAST = re.compile(r"\(\s*(?:const\s+)?(struct\s+(timespec|timeval))\s*\*\s*\)\s*&$")
 CONTROL = {"if", "while", "switch"}  # `if (ts)`: a test, no call (null_tested() reads it)
 
 
@@ -931,6 +935,9 @@ def classify(a, c, n, relpath, start, end, edits, union):
         return ""  # a pointer tested against NULL
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
+        cast = OLD_POINTER_CAST.search(before)  # (const struct timespec *)&x: the cast names x's new type
+        if cast and cast.group(2) == c.type:
+            edits[n].append((relpath, cast.start(1), cast.end(2), "struct timespec64"))
         inner_call = enclosing_call(code, len(before) - 1)
         if inner_call:
             return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
@@ -1143,6 +1150,8 @@ def stored_through(a, c, n, relpath, end, edits, union):
     value_start = end + code[end:].index("=") + 1
     stop = code.find(";", value_start)
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
+    if crossed_back(a, c, n, relpath, value_start, stop, edits):
+        return ""
     if m and value_form(m.group(1), c.type):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
@@ -1150,6 +1159,20 @@ def stored_through(a, c, n, relpath, end, edits, union):
             return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n])
         return ""
     return link_value(a, c, n, relpath, value_start, stop, union)
+
+
+def crossed_back(a, c, n, relpath, start, stop, edits) -> bool:
+    """A timespec candidate's value `timespec64_to_timespec(E)` (code from
+    start to stop): E itself, the edit recorded, since the candidate becomes
+    a timespec64."""
+    code = a.code[relpath]
+    vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    value = code[vstart:stop].rstrip()
+    m = re.fullmatch(rf"{FROM_TIMESPEC64}\s*\((.*)\)", value, re.S)
+    if not m or c.type != "timespec" or len(split_args(m.group(1))) != 1:
+        return False
+    edits[n].append((relpath, vstart, vstart + len(value), a.texts[relpath][vstart + m.start(1):vstart + m.end(1)].strip()))
+    return True
 
 
 def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
@@ -1162,6 +1185,8 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
             and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
+        return ""
+    if crossed_back(a, c, n, relpath, value_start, stop, edits):
         return ""
     if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
@@ -1180,6 +1205,10 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
         return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if call and call[0] == "sizeof":
+        return ""
+    if call and call[0] == TO_TIMESPEC64 and c.type == "timespec" and len(split_args(code[call[1] + 1:call[2]])) == 1:
+        start = renamed(code, relpath, call[1], TO_TIMESPEC64, "")[1]
+        edits[n].append((relpath, start, call[2] + 1, a.texts[relpath][call[1] + 1:call[2]].strip()))
         return ""
     # y = x; (x's value into another candidate)
     m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*\)?\s*=\s*\*?$", before)
@@ -1366,6 +1395,8 @@ def classify_initialiser(a, c, n, edits, union):
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
+    if crossed_back(a, c, n, c.relpath, start, stop, edits):
+        return ""
     if m and value_form(m.group(1), c.type):
         edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):
