@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
+from . import dual_build
 from ..csource import blank_comments_and_literals
 from ..old_time_api import PATTERN as OLD_API
 from ..engine.text_rules import opening_brace, value_end
@@ -456,6 +457,8 @@ class Analysis:
         self.texts = texts
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
         self.candidates, self.abi_structs = find_candidates(texts)
+        self.shared_structs = dual_build.shared_structs(texts)  # a header a user tool includes too
+        self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
         self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
@@ -751,7 +754,10 @@ def examine(a, links: Links) -> Findings:
         if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
             links.union(n, shared.setdefault(("param", c.function, c.name), n))
     for n, c in enumerate(a.candidates):
-        if c.kind == "field" and c.function in a.abi_structs:
+        users_too = user_side(a, c)
+        if users_too:
+            found.problems.setdefault(n, users_too)
+        if not users_too and c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
             found.abi.add(n)
             for relpath, start, end in a.uses(c):  # only for the links: a parameter given &x.f stays with it
@@ -781,8 +787,23 @@ def examine(a, links: Links) -> Findings:
         for relpath, start, end in a.uses(c):
             why = classify(a, c, n, relpath, start, end, found.edits, links.union)
             if why:
-                found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
+                line = line_of(a.code[relpath], start)
+                user = line in a.user_only.get(relpath, ())
+                found.problems.setdefault(n, f"{relpath}:{line}: {why}" + (
+                    " in the user-space build (a line compiled without __KERNEL__): the value both builds "
+                    "share stays" if user else ""))
     return found
+
+
+def user_side(a, c) -> str:
+    """Why a candidate belongs to the user-space side of a file built for
+    both (dual_build), or ''."""
+    if c.kind == "field" and c.function in a.shared_structs:
+        return a.shared_structs[c.function] + f" (field {c.name})"
+    line = line_of(a.code[c.relpath], c.position) if c.kind != "macro" else 0  # a macro's position is its parameter's
+    if line in a.user_only.get(c.relpath, ()):
+        return f"{c.relpath}:{line}: declared for the user-space build only (a line compiled without __KERNEL__)"
+    return ""
 
 
 def examine_function_uses(a, c, n, found: Findings) -> None:
