@@ -198,6 +198,7 @@ def functions(code: str):
     conditional read in its first branch)."""
     found = []
     code = first_branches(code)
+    depth, counted = 0, 0  # the brace depth at offset counted (kept as the matches go forward: linear)
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", code):
         if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof", "defined"):
             continue
@@ -207,18 +208,22 @@ def functions(code: str):
         close = matching(code, m.end() - 1)
         if close < 0:
             continue
-        # the body's brace, after the #endif of a header written once per configuration
-        after = re.match(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{", code[close + 1:])
+        after = BODY_BRACE.match(code, close + 1)
         if not after:
             continue
-        depth = code[:m.start()].count("{") - code[:m.start()].count("}")
+        depth += code.count("{", counted, m.start()) - code.count("}", counted, m.start())
+        counted = m.start()
         if depth != 0:
             continue
-        body = close + after.end()
+        body = after.end() - 1
         end = matching(code, body, "{", "}")
         if end > 0:
             found.append((m.group(1), m.end(), close, body, end))
     return found
+
+
+# a function body's brace, after the #endif of a header written once per configuration
+BODY_BRACE = re.compile(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{")
 
 
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
@@ -248,7 +253,8 @@ def macro_candidates(a) -> list:
     names = {m.group(1) for _, m in macros}
     for relpath, code in a.code.items():
         for call in re.finditer(r"\b(\w+)\s*\(", code):
-            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[:call.start()]):
+            line_start = code.rfind("\n", 0, call.start()) + 1  # the line alone: the prefix would be quadratic
+            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[line_start:call.start()]):
                 continue
             close = matching(code, call.end() - 1)
             pos = call.end()
@@ -257,9 +263,9 @@ def macro_candidates(a) -> list:
                 target = link_target(a, relpath, pos + lead, pos + len(arg.rstrip()))
                 if target is not None and a.candidates[target].kind != "field":
                     given.setdefault((call.group(1), index), set()).add(a.candidates[target].type)
-                else:  # something else: the body cannot change for one caller only
-                    a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
-                                               f"{call.group(1)}() is also given {arg.strip()[:40]}")
+                elif (call.group(1), index) not in a.macro_foreign:  # the body cannot change for one caller only
+                    a.macro_foreign[(call.group(1), index)] = f"{relpath}:{line_of(code, pos)}: " \
+                                                              f"{call.group(1)}() is also given {arg.strip()[:40]}"
                 pos += len(arg) + 1
     found = []
     for relpath, m in macros:
@@ -278,12 +284,12 @@ LAYOUT_BOUND = re.compile(r"\bstruct\s+(\w+)\s*\{[^{}]*\}\s*(?:__packed|__attrib
                           r"\bmemcpy_(?:to|from)io\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)")
 
 
-def find_candidates(texts: dict):
-    """([Candidate], {struct name: why it reaches user space})."""
+def find_candidates(codes: dict, funcs: dict):
+    """([Candidate], {struct name: why it reaches user space}) of the
+    blanked files (codes) and their functions (funcs, by file)."""
     candidates: List[Candidate] = []
     abi_structs: Dict[str, str] = {}
-    for relpath, text in texts.items():
-        code = blank_comments_and_literals(text)
+    for relpath, code in codes.items():
         for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
@@ -292,14 +298,13 @@ def find_candidates(texts: dict):
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
                                          f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
-            candidates += file_candidates(relpath, code)
+            candidates += file_candidates(relpath, code, funcs[relpath])
     return candidates, abi_structs
 
 
-def file_candidates(relpath: str, code: str) -> list:
-    """The candidates declared in one file (code: blanked)."""
+def file_candidates(relpath: str, code: str, funcs) -> list:
+    """The candidates declared in one file (code: blanked; funcs: its functions())."""
     found = []
-    funcs = functions(code)
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
     for m in DECLARATION.finditer(code):
         decl = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*([;,=)])", code[m.end():])
@@ -456,10 +461,10 @@ class Analysis:
     def __init__(self, texts: dict):
         self.texts = texts
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
-        self.candidates, self.abi_structs = find_candidates(texts)
+        self.funcs = {p: functions(c) for p, c in self.code.items()}  # once per file: the largest cost here
+        self.candidates, self.abi_structs = find_candidates(self.code, self.funcs)
         self.shared_structs = dual_build.shared_structs(texts)  # a header a user tool includes too
         self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
-        self.funcs = {p: functions(c) for p, c in self.code.items()}
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
             if c.kind == "param":
