@@ -112,6 +112,15 @@ class Lines(unittest.TestCase):
         self.assertEqual(sorted(shared), ["xp_stats"])
         self.assertIn("xp_proto.h:10: struct xp_stats is declared for user space too", shared["xp_stats"])
 
+    def test_a_header_without_a_user_space_arm_is_the_kernel_s(self):
+        # a vestigial #ifdef __KERNEL__ in a header that includes kernel headers whatever it says
+        header = ("#include <linux/wait.h>\n#ifdef __KERNEL__\nstruct ops { int x; };\n#endif\n"
+                  "struct frame {\n\tstruct list_head list;\n\tstruct timeval created;\n};\n")
+        self.assertEqual(dual_build.shared_structs({"frame.h": header}), {})
+        new, converted, kept = driver_types.convert({"frame.h": header, "frame.c": (
+            '#include "frame.h"\n\nvoid stamp(struct frame *f)\n{\n\tdo_gettimeofday(&f->created);\n}\n')})
+        self.assertEqual(converted, ["field created"])
+
     def test_another_condition_decides_nothing(self):
         text = "#ifdef __USER_LEVEL__\nint a;\n#else\nint b;\n#endif\n#ifndef __KERNEL__\nint c;\n#endif\n"
         self.assertEqual(dual_build.user_only_lines({"a.c": text}), {"a.c": {7}})

@@ -463,8 +463,8 @@ class Analysis:
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
         self.funcs = {p: functions(c) for p, c in self.code.items()}  # once per file: the largest cost here
         self.candidates, self.abi_structs = find_candidates(self.code, self.funcs)
-        self.shared_structs = dual_build.shared_structs(texts)  # a header a user tool includes too
         self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
+        self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
             if c.kind == "param":

@@ -22,6 +22,7 @@ from ..csource import blank_comments_and_literals
 
 KERNEL_TEST = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__KERNEL__\b", re.M)
 STRUCT_BODY = re.compile(r"\bstruct\s+([A-Za-z_]\w*)\s*\{")
+INCLUDE = re.compile(r"^\s*#\s*include\b")
 
 
 class Build(kv.Evaluator):
@@ -63,16 +64,20 @@ def user_only_lines(texts: Dict[str, str]) -> Dict[str, Set[int]]:
     return found
 
 
-def shared_structs(texts: Dict[str, str]) -> Dict[str, str]:
-    """{struct name: why} of the structures a header that tests __KERNEL__
-    declares outside its kernel-only lines."""
+def shared_structs(texts: Dict[str, str], user_only: Optional[Dict[str, Set[int]]] = None) -> Dict[str, str]:
+    """{struct name: why} of the structures a header built for user space
+    too declares outside its kernel-only lines.  Built for user space: it
+    includes something on a line only the user-space build compiles
+    (`#else #include <stdint.h>`); a header whose __KERNEL__ test has no
+    such arm (a kernel header that includes <linux/wait.h> whatever the
+    test says) is the kernel's alone."""
     found: Dict[str, str] = {}
+    user_only = user_only_lines(texts) if user_only is None else user_only
     for relpath, text in sorted(texts.items()):
-        if not relpath.endswith(".h"):
+        lines = text.split("\n")
+        if not relpath.endswith(".h") or not any(INCLUDE.match(lines[n - 1]) for n in user_only.get(relpath, ())):
             continue
-        user = compiled_lines(text, False)
-        if user is None:
-            continue
+        user = compiled_lines(text, False) or set()
         code = blank_comments_and_literals(text)
         for m in STRUCT_BODY.finditer(code):
             line = code.count("\n", 0, m.start()) + 1
