@@ -15,15 +15,14 @@ import tempfile
 import time
 from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from . import kconfig, text_rules
 from . import layout
-from .spatch import (SpatchCache, run_spatch_batch, run_text_rule, spatch_command, spatch_version, type_options,
-                     unifdef_arguments)
+from .spatch import (SpatchCache, cache_root, parse_cocci, run_spatch_batch, run_text_rule, spatch_version,
+                     type_options, unifdef_arguments)
 from ..csource import blank_comments_and_strings
-from ..common import Step, Y2038Error, dependency_key, git_env, progress, run, work_dir
+from ..common import Step, Y2038Error, dependency_key, git_env, progress
 from ..records import CampaignMatches, Matches, RuleMatches
 
 SPATCH_TIMEOUT = 120  # seconds per file; the kernel's .cocciconfig uses 200
@@ -48,10 +47,9 @@ def check_rule_parses(rule) -> None:
     if rule.kind == "text":
         text_rules.parse_commands(rule.body, rule.relpath)
         return
-    mode = "patch" if rule.patch_mode else "report"
-    proc = run(spatch_command("--parse-cocci", str(rule.path), "-D", mode), check=False)
-    if proc.returncode != 0:
-        lines = [l for l in (proc.stderr + proc.stdout).splitlines() if l.strip() and "Warning" not in l]
+    returncode, stdout, stderr = parse_cocci(rule.path, "-D", "patch" if rule.patch_mode else "report")
+    if returncode != 0:
+        lines = [l for l in (stderr + stdout).splitlines() if l.strip() and "Warning" not in l]
         detail = " ".join(l.strip() for l in lines[:4])
         raise Y2038Error(f"{rule.relpath} does not parse: {detail}")
 
@@ -74,10 +72,9 @@ class Applier:
         self.jobs = jobs
         self.timeout = timeout
         self.version = spatch_version()
-        cache_root = os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch"
         # results are kept with the layout restored: difflib over every changed
         # file took most of a re-run that found everything in the cache
-        self.cache = SpatchCache(Path(cache_root), self.version, [layout.__file__])
+        self.cache = SpatchCache(cache_root(), self.version, [layout.__file__])
         self.current: Dict[str, bytes] = {}  # relpath -> content after the rules run so far
         # site_filter(rule, relpath, before, after) -> api_availability.Outcome:
         # which of a rule's changes stand (convert: the kernels the code supports)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import kconfig, smpl, text_rules
-from .spatch import spatch_command
-from ..common import COCCI_DIR, Y2038Error, dependency_key, run
+from .spatch import parse_cocci
+from ..common import COCCI_DIR, Y2038Error, dependency_key
 
 # Legacy conversions first (they produce the APIs that ktime-direct refines).
 CAMPAIGN_ORDER = ["ktime-scalar", "timespec64-core", "legacy-time-api", "ktime-direct", "y2038-fixes", "y2038-hazards"]
@@ -207,9 +207,7 @@ class Rule:
 def spatch_grep_query(path: Path, mode: str):
     """['a', 'b'] for spatch's "Grep query" 'a || b'; None when it has none
     or when the query is not a plain disjunction of identifiers."""
-    proc = run(spatch_command("--parse-cocci", str(path), "-D", mode, "--use-gitgrep"), check=False,
-               merge_output=True)
-    lines = proc.stdout.splitlines()
+    lines = parse_cocci(path, "-D", mode, "--use-gitgrep", merge_output=True)[1].splitlines()
     if "Grep query" not in lines:
         return None
     query = lines[lines.index("Grep query") + 1].split(" || ")

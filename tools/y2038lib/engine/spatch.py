@@ -13,12 +13,13 @@ it (smpl.py), when the rule has probes."""
 import json
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import List, Optional, Tuple
 
 from . import kconfig, smpl, text_rules
-from ..common import TimeoutExpired, Y2038Error, code_key, dependency_key, run, write_atomic
+from ..common import TimeoutExpired, Y2038Error, code_key, dependency_key, digest, run, work_dir, write_atomic
 
 # A rule with python scripts makes spatch look for the interpreter of its
 # library: it asks the first python3 on PATH, which on a machine with pyenv's
@@ -34,6 +35,31 @@ def spatch_command(*args) -> list:
 def spatch_version() -> str:
     out = run(["spatch", "--version"]).stdout
     return out.splitlines()[0].strip()
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("Y2038_SPATCH_CACHE") or work_dir() / "cache" / "spatch")
+
+
+def parse_cocci(path: Path, *args: str, merge_output: bool = False) -> Tuple[int, str, str]:
+    """(returncode, stdout, stderr) of `spatch --parse-cocci path args`, run
+    once per spatch binary, rule text and arguments, then read from the
+    cache's parse-cocci/ folder: a convert run asks it twice per rule (the
+    parse check, the grep query), about 30 s of a one-file module's minute."""
+    binary = shutil.which("spatch") or "spatch"
+    stat = os.stat(binary) if os.path.exists(binary) else None
+    key = digest(binary, stat and (stat.st_size, stat.st_mtime_ns), path.read_bytes(), path, *args, merge_output)
+    kept = cache_root() / "parse-cocci" / f"{key}.json"
+    try:
+        returncode, stdout, stderr = json.loads(kept.read_text())
+        return returncode, stdout, stderr
+    except (OSError, ValueError):
+        pass
+    proc = run(spatch_command("--parse-cocci", str(path), *args), check=False, merge_output=merge_output)
+    result = (proc.returncode, proc.stdout, proc.stderr or "")
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(kept, json.dumps(result).encode())
+    return result
 
 
 class SpatchCache:

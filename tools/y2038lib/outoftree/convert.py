@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
-from . import api_availability, build_units, compat_fallbacks, driver_types, kernel_versions
+from . import api_availability, build_units, compat_fallbacks, driver_types, feature_macros, kernel_versions
 from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..engine.spatch import spatch_command
@@ -141,7 +141,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
                           "text": kernel_range.text()},
               "modules": modules.report(),
-              "problems": [], "compat": {"branches_dropped": 0, "files": {}}}
+              "problems": [], "compat": {"branches_dropped": 0, "flag_branches_dropped": 0, "files": {}}}
     if min_kernel:
         report["compat"] = drop_compat_branches(applier, project, kernel_range, texts, report["problems"])
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
@@ -501,21 +501,43 @@ def add_compat_header(changed: dict, source, range_of, fallbacks) -> dict:
 
 def drop_compat_branches(applier, project, kernel_range, texts, problems: list) -> dict:
     """--min-kernel: version conditionals decided for every kernel of the
-    range resolved (dead compat code removed) before the rules run."""
-    result: Dict[str, Any] = {"branches_dropped": 0, "files": {}}
+    range resolved (dead compat code removed) before the rules run, then
+    the tests of the module's own feature flags that this leaves defined
+    on every kernel of the range (feature_macros)."""
+    result: Dict[str, Any] = {"branches_dropped": 0, "flag_branches_dropped": 0, "files": {}}
+    resolved = dict(texts)
     for relpath, text in sorted(texts.items()):
-        if relpath in project.problems:
-            continue
-        try:
-            new, dropped = kernel_versions.drop_dead_branches(text, project, kernel_range)
-        except Exception as err:
-            problems.append(f"{relpath}: dead compat code kept: {failure('exception', err)} [dead compat code]")
-            continue
-        if new != text:
-            applier.current[relpath] = new.encode()
-            result["files"][relpath] = dropped
-            result["branches_dropped"] += dropped
+        if relpath not in project.problems:
+            resolved[relpath] = dropped_in(relpath, text, lambda t: kernel_versions.drop_dead_branches(
+                t, project, kernel_range), result, problems)
+    try:
+        flags = feature_macros.defined_from(resolved)
+    except Exception as err:
+        problems.append(f"feature flags not read: {failure('exception', err)} [dead compat code]")
+        flags = {}
+    for relpath, defined in sorted(flags.items()):
+        if relpath not in project.problems and any(name in resolved[relpath] for name in defined):
+            before = result["branches_dropped"]
+            resolved[relpath] = dropped_in(relpath, resolved[relpath], lambda t: kernel_versions.drop_dead_branches(
+                t, project, kernel_range, defined), result, problems)
+            result["flag_branches_dropped"] += result["branches_dropped"] - before
+    for relpath in result["files"]:
+        applier.current[relpath] = resolved[relpath].encode()
     return result
+
+
+def dropped_in(relpath: str, text: str, drop, result: dict, problems: list) -> str:
+    """text with drop(text)'s dead branches gone, counted in result; text
+    itself, the failure listed, when drop raises."""
+    try:
+        new, dropped = drop(text)
+    except Exception as err:
+        problems.append(f"{relpath}: dead compat code kept: {failure('exception', err)} [dead compat code]")
+        return text
+    if new != text:
+        result["files"][relpath] = result["files"].get(relpath, 0) + dropped
+        result["branches_dropped"] += dropped
+    return new
 
 
 def compat_shims(applier, texts, kernel_range, histories) -> list:
@@ -563,8 +585,11 @@ def report_text(report: dict) -> str:
              f"Kernels the result must build on: {report['kernels']['text']}", ""]
     compat = report["compat"]
     if compat["branches_dropped"]:
+        flags = compat.get("flag_branches_dropped")
         lines.append(f"dead compat code: {compat['branches_dropped']} version branches dropped in "
-                     f"{len(compat['files'])} files")
+                     f"{len(compat['files'])} files" + (f" ({flags} of them testing the module's own feature "
+                                                        f"flags, defined on every kernel of the range)"
+                                                        if flags else ""))
     whole = report.get("whole_driver")
     if whole:
         lines.append(f"whole-driver pass: {whole['sites']} sites in {len(whole['files'])} files, "

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
+from . import dual_build
 from ..csource import blank_comments_and_literals
 from ..old_time_api import PATTERN as OLD_API
 from ..engine.text_rules import opening_brace, value_end
@@ -69,6 +70,9 @@ VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
 }
+# the crossings between the two types, each the value itself once both sides are timespec64 (a driver
+# half-way there: its ptp_clock_info's gettime64/settime64 callbacks around struct timespec locals)
+TO_TIMESPEC64, FROM_TIMESPEC64 = "timespec_to_timespec64", "timespec64_to_timespec"
 # call assigned to a timeval candidate -> the timespec64 form of the same instant (tv_usec reads divide it back)
 TIMEVAL_VALUES = {"ktime_to_timeval": "ktime_to_timespec64", "ns_to_timeval": "ns_to_timespec64"}
 WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (print_edit)
@@ -200,6 +204,7 @@ def functions(code: str):
     conditional read in its first branch)."""
     found = []
     code = first_branches(code)
+    depth, counted = 0, 0  # the brace depth at offset counted (kept as the matches go forward: linear)
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", code):
         if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof", "defined"):
             continue
@@ -209,14 +214,14 @@ def functions(code: str):
         close = matching(code, m.end() - 1)
         if close < 0:
             continue
-        # the body's brace, after the #endif of a header written once per configuration
-        after = re.match(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{", code[close + 1:])
+        after = BODY_BRACE.match(code, close + 1)
         if not after:
             continue
-        depth = code[:m.start()].count("{") - code[:m.start()].count("}")
+        depth += code.count("{", counted, m.start()) - code.count("}", counted, m.start())
+        counted = m.start()
         if depth != 0:
             continue
-        body = close + after.end()
+        body = after.end() - 1
         end = matching(code, body, "{", "}")
         if end > 0:
             found.append((m.group(1), m.end(), close, body, end))
@@ -226,6 +231,11 @@ def functions(code: str):
 OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
 OBJECT_ALIAS_LINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+")  # its line, up to the function's name
 MACRO_HEADER = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\([^)]*\)[ \t]*")  # a line's start that precedes a macro's body
+
+# a function body's brace, after the #endif of a header written once per configuration
+BODY_BRACE = re.compile(r"(?:\s*\n[ \t]*#[ \t]*(?:endif|else|elif)\b[^\n]*)*\s*\{")
+
+
 MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 PRINT_CALL = re.compile(r"\b(?:printk|pr_[a-z_]+|dev_[a-z_]+|trace_printk|seq_printf|s(?:c?n)?printf)\s*\(")
 
@@ -255,7 +265,8 @@ def macro_candidates(a) -> list:
     names = {m.group(1) for _, m in macros}
     for relpath, code in a.code.items():
         for call in re.finditer(r"\b(\w+)\s*\(", code):
-            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[:call.start()]):
+            line_start = code.rfind("\n", 0, call.start()) + 1  # the line alone: the prefix would be quadratic
+            if call.group(1) not in names or re.search(r"#\s*define\s*$", code[line_start:call.start()]):
                 continue
             close = matching(code, call.end() - 1)
             pos = call.end()
@@ -270,9 +281,9 @@ def macro_candidates(a) -> list:
                 if target is not None:
                     pointer = bool(address) or a.candidates[target].pointer and not arg.strip().startswith("*")
                     given.setdefault((call.group(1), index), set()).add((a.candidates[target].type, pointer))
-                else:  # something else: the body cannot change for one caller only
-                    a.macro_foreign.setdefault((call.group(1), index), f"{relpath}:{line_of(code, pos)}: "
-                                               f"{call.group(1)}() is also given {arg.strip()[:40]}")
+                elif (call.group(1), index) not in a.macro_foreign:  # the body cannot change for one caller only
+                    a.macro_foreign[(call.group(1), index)] = f"{relpath}:{line_of(code, pos)}: " \
+                                                              f"{call.group(1)}() is also given {arg.strip()[:40]}"
                 pos += len(arg) + 1
     found = []
     for relpath, m in macros:
@@ -304,13 +315,14 @@ def type_aliases(codes: dict) -> Dict[str, tuple]:
             for relpath, code in codes.items() for m in TYPE_ALIAS.finditer(code)}
 
 
-def find_candidates(texts: dict, aliases: dict):
-    """([Candidate], {struct name: why it reaches user space})."""
+def find_candidates(codes: dict, funcs: dict, aliases: dict):
+    """([Candidate], {struct name: why it reaches user space}) of the
+    blanked files (codes), their functions (funcs, by file) and the driver's
+    names of the type (aliases)."""
     candidates: List[Candidate] = []
     abi_structs: Dict[str, str] = {}
     declarations = re.compile(DECLARATION.pattern + "".join(rf"|\b({re.escape(name)})\b" for name in aliases))
-    for relpath, text in texts.items():
-        code = blank_comments_and_literals(text)
+    for relpath, code in codes.items():
         for m in re.finditer(r"(_IO[RW]*\s*\([^;()]*?\bstruct\s+(\w+))|copy_(?:to|from)_user\s*\([^;]*?sizeof\s*\(\s*struct\s+(\w+)", code):
             name = m.group(2) or m.group(3)
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} reaches user space")
@@ -319,15 +331,15 @@ def find_candidates(texts: dict, aliases: dict):
             abi_structs.setdefault(name, f"{relpath}:{line_of(code, m.start())}: struct {name} has a layout fixed "
                                          f"outside the driver (packed, or copied to device memory)")
         if "/uapi/" not in f"/{relpath}":
-            candidates += file_candidates(relpath, code, declarations, aliases)
+            candidates += file_candidates(relpath, code, funcs[relpath], declarations, aliases)
     return candidates, abi_structs
 
 
-def file_candidates(relpath: str, code: str, declarations, aliases: dict) -> list:
-    """The candidates declared in one file (code: blanked; declarations:
-    what starts one, `struct timeval` or one of the driver's aliases of it)."""
+def file_candidates(relpath: str, code: str, funcs, declarations, aliases: dict) -> list:
+    """The candidates declared in one file (code: blanked; funcs: its
+    functions(); declarations: what starts one, `struct timeval` or one of
+    the driver's aliases of it)."""
     found = []
-    funcs = functions(code)
     flat = first_branches(code)
     macros = [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M)]
     for m in declarations.finditer(code):
@@ -506,8 +518,10 @@ class Analysis:
         self.texts = texts
         self.code = {p: blank_comments_and_literals(t) for p, t in texts.items()}
         self.type_aliases = type_aliases(self.code)
-        self.candidates, self.abi_structs = find_candidates(texts, self.type_aliases)
-        self.funcs = {p: functions(c) for p, c in self.code.items()}
+        self.funcs = {p: functions(c) for p, c in self.code.items()}  # once per file: the largest cost here
+        self.candidates, self.abi_structs = find_candidates(self.code, self.funcs, self.type_aliases)
+        self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
+        self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
             if c.kind == "param":
@@ -838,7 +852,10 @@ def examine(a, links: Links) -> Findings:
             links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
     alias_uses(a, found)
     for n, c in enumerate(a.candidates):
-        if c.kind == "field" and c.function in a.abi_structs:
+        users_too = user_side(a, c)
+        if users_too:
+            found.problems.setdefault(n, users_too)
+        if not users_too and c.kind == "field" and c.function in a.abi_structs:
             found.problems.setdefault(n, a.abi_structs[c.function] + f" (field {c.name})")
             found.abi.add(n)
             for relpath, start, end in a.uses(c):  # only for the links: a parameter given &x.f stays with it
@@ -870,7 +887,11 @@ def examine(a, links: Links) -> Findings:
         for relpath, start, end in a.uses(c):
             why = classify(a, c, n, relpath, start, end, found.edits, links.union)
             if why:
-                found.problems.setdefault(n, f"{relpath}:{line_of(a.code[relpath], start)}: {why}")
+                line = line_of(a.code[relpath], start)
+                user = line in a.user_only.get(relpath, ())
+                found.problems.setdefault(n, f"{relpath}:{line}: {why}" + (
+                    " in the user-space build (a line compiled without __KERNEL__): the value both builds "
+                    "share stays" if user else ""))
     return found
 
 
@@ -889,6 +910,17 @@ def alias_uses(a, found: Findings) -> None:
                     continue
                 found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {name} (struct {define[0]}) "
                                              f"used other than to declare one of the driver's values")
+
+
+def user_side(a, c) -> str:
+    """Why a candidate belongs to the user-space side of a file built for
+    both (dual_build), or ''."""
+    if c.kind == "field" and c.function in a.shared_structs:
+        return a.shared_structs[c.function] + f" (field {c.name})"
+    line = line_of(a.code[c.relpath], c.position) if c.kind != "macro" else 0  # a macro's position is its parameter's
+    if line in a.user_only.get(c.relpath, ()):
+        return f"{c.relpath}:{line}: declared for the user-space build only (a line compiled without __KERNEL__)"
+    return ""
 
 
 def examine_function_uses(a, c, n, found: Findings) -> None:
@@ -910,6 +942,9 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
                                      f"as a callback: its type is an interface (a kernel ops structure's, say)")
 
 
+LEADING_OLD_POINTER_CAST = re.compile(r"\s*\(\s*(?:const\s+)?struct\s+time(?:spec|val)\s*\*\s*\)")
+
+
 def foreign_argument(a, c, n, found: Findings) -> None:
     """A parameter converts with what the calls of its function (or of an
     alias of it) hand it: an argument that is not one of the driver's values
@@ -926,8 +961,11 @@ def foreign_argument(a, c, n, found: Findings) -> None:
             if index >= len(args) or args[index].strip() in ("NULL", "0"):
                 continue
             start = m.end() + sum(len(x) + 1 for x in args[:index])
-            address = re.match(r"\s*&\s*(?!&)", args[index])
-            if link_target(a, relpath, start + (address.end() if address else len(args[index]) - len(args[index].lstrip())),
+            cast = LEADING_OLD_POINTER_CAST.match(args[index])  # (const struct timespec *)&now: converts with now
+            lead = cast.end() if cast else 0
+            address = re.match(r"\s*&\s*(?!&)", args[index][lead:])
+            arg = args[index][lead:]
+            if link_target(a, relpath, start + lead + (address.end() if address else len(arg) - len(arg.lstrip())),
                            start + len(args[index].rstrip())) is None:
                 found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {m.group(1)}() is given "
                                              f"{args[index].strip()[:40]}, not one of the driver's values")
@@ -1044,6 +1082,7 @@ def ungrouped(code: str, start: int, end: int):
         start, end = group.start(), end + close.end()
 
 
+OLD_POINTER_CAST = re.compile(r"\(\s*(?:const\s+)?(struct\s+(timespec|timeval))\s*\*\s*\)\s*&$")
 CONTROL = {"if", "while", "switch"}  # `if (ts)`: a test, no call (null_tested() reads it)
 
 
@@ -1071,6 +1110,9 @@ def classify(a, c, n, relpath, start, end, edits, union):
         return ""  # a pointer tested against NULL
     # &x as an argument
     if before.endswith("&") and not before.endswith("&&"):
+        cast = OLD_POINTER_CAST.search(before)  # (const struct timespec *)&x: the cast names x's new type
+        if cast and cast.group(2) == c.type:
+            edits[n].append((relpath, cast.start(1), cast.end(2), "struct timespec64"))
         inner_call = enclosing_call(code, len(before) - 1)
         if inner_call:
             return handed_to(a, c, n, relpath, inner_call, edits, union, memory=True)
@@ -1283,6 +1325,8 @@ def stored_through(a, c, n, relpath, end, edits, union):
     value_start = end + code[end:].index("=") + 1
     stop = code.find(";", value_start)
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", code[value_start:stop].strip(), re.S)
+    if crossed_back(a, c, n, relpath, value_start, stop, edits):
+        return ""
     if m and value_form(m.group(1), c.type):
         vstart = value_start + len(code[value_start:stop]) - len(code[value_start:stop].lstrip())
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
@@ -1290,6 +1334,20 @@ def stored_through(a, c, n, relpath, end, edits, union):
             return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n])
         return ""
     return link_value(a, c, n, relpath, value_start, stop, union)
+
+
+def crossed_back(a, c, n, relpath, start, stop, edits) -> bool:
+    """A timespec candidate's value `timespec64_to_timespec(E)` (code from
+    start to stop): E itself, the edit recorded, since the candidate becomes
+    a timespec64."""
+    code = a.code[relpath]
+    vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
+    value = code[vstart:stop].rstrip()
+    m = re.fullmatch(rf"{FROM_TIMESPEC64}\s*\((.*)\)", value, re.S)
+    if not m or c.type != "timespec" or len(split_args(m.group(1))) != 1:
+        return False
+    edits[n].append((relpath, vstart, vstart + len(value), a.texts[relpath][vstart + m.start(1):vstart + m.end(1)].strip()))
+    return True
 
 
 def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
@@ -1302,6 +1360,8 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
             and c.type == "timespec" and STATEMENT_START.search(before):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
+        return ""
+    if crossed_back(a, c, n, relpath, value_start, stop, edits):
         return ""
     if m and value_form(m.group(1), c.type):
         vstart = value_start + (len(code[value_start:stop]) - len(code[value_start:stop].lstrip()))
@@ -1320,6 +1380,10 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
         edits[n].append(renamed(code, relpath, open_, fname, HELPERS[fname]))
         return link_args(a, c, n, relpath, open_, close, union, edits[n])
     if call and call[0] == "sizeof":
+        return ""
+    if call and call[0] == TO_TIMESPEC64 and c.type == "timespec" and len(split_args(code[call[1] + 1:call[2]])) == 1:
+        start = renamed(code, relpath, call[1], TO_TIMESPEC64, "")[1]
+        edits[n].append((relpath, start, call[2] + 1, a.texts[relpath][call[1] + 1:call[2]].strip()))
         return ""
     # y = x; (x's value into another candidate)
     m = re.search(r"([A-Za-z_][\w.>\-\[\]]*)\s*\)?\s*=\s*\*?$", before)
@@ -1510,6 +1574,8 @@ def classify_initialiser(a, c, n, edits, union):
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
+    if crossed_back(a, c, n, c.relpath, start, stop, edits):
+        return ""
     if m and value_form(m.group(1), c.type):
         edits[n].append((c.relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         if m.group(1) in ("timespec_sub", "timespec_add"):

@@ -335,6 +335,26 @@ class Evaluator:
         return any(self.mentions_version(a) for a in node.args)
 
 
+class FlagEvaluator(Evaluator):
+    """The project's evaluator, plus the module's own flags that are defined
+    on every kernel of the range from a line on (feature_macros): a test of
+    one at a later line is decided, like a version test."""
+
+    def __init__(self, macros: Macros, defined_from: Dict[str, int]):
+        super().__init__(macros)
+        self.defined_from = defined_from
+        self.line = 0  # the line of the conditional being decided
+
+    def known(self, node: Node) -> bool:
+        return node.kind == "defined" and self.defined_from.get(node.value, self.line) < self.line
+
+    def value(self, node: Node, version: int, env=None):
+        return 1 if self.known(node) else super().value(node, version, env)
+
+    def mentions_version(self, node: Node) -> bool:
+        return self.known(node) or super().mentions_version(node)
+
+
 # ---- conditional structure ------------------------------------------------
 
 DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.S)
@@ -387,6 +407,10 @@ def condition_node(directive: str, rest: str):
             return Parser(rest).parse()
         except ExprError:
             return None
+    name = re.match(r"[A-Za-z_]\w*", rest)
+    if directive in ("ifdef", "ifndef") and name:  # unknown, unless a FlagEvaluator knows the name
+        node = Node("defined", name.group(0), (), 0, name.end())
+        return node if directive == "ifdef" else Node("unary", "!", (node,), 0, name.end())
     return None
 
 
@@ -574,18 +598,22 @@ def simplified(evaluator: Evaluator, node: Node, text: str, samples):
     return None, written, False
 
 
-def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange):
+def drop_dead_branches(text: str, project: Project, kernel_range: KernelRange, defined_from=None):
     """Conditionals decided for every kernel of the range resolved the way
     unifdef does: the dead branches and the directives go, a partly decided
-    condition keeps its unknown part.  Returns (text, branches dropped)."""
+    condition keeps its unknown part.  defined_from: {flag: line} of the
+    module's own flags known defined after that line (feature_macros).
+    Returns (text, branches dropped)."""
     samples = samples_for(project.tested, kernel_range.lo, kernel_range.hi)
-    versions = SourceVersions(text, project.evaluator, samples)
+    evaluator = FlagEvaluator(project.evaluator.macros, defined_from or {})
+    versions = SourceVersions(text, evaluator, samples)
     lines = text.split("\n")
     drop: Set[int] = set()
     replace: Dict[int, Tuple[str, Optional[str]]] = {}
     dropped = 0
     for chain in versions.chains:
-        decided = chain_decisions(chain, project.evaluator, samples)
+        evaluator.line = chain.branches[0].first
+        decided = chain_decisions(chain, evaluator, samples)
         if decided:
             dropped += resolve_chain(chain, decided, drop, replace)
     drop_one_blank_line_each(lines, drop)
