@@ -4,6 +4,7 @@ and the kernel range of each file read from its own module's conditionals
 only (planted trees written here)."""
 import json
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -67,6 +68,24 @@ class Units(unittest.TestCase):
             "os/osdep.c": "", "os/usb.c": "", "core/8812au_main.c": "", "other.c": ""})
         self.assertEqual(units["8812au"].files, ["os/osdep.c", "os/usb.c", "core/8812au_main.c"])
         self.assertIn("other.c", units)
+
+    def test_variable_appended_through_itself(self):
+        """A vendor SDK's shape: flags and objects appended to a variable
+        through its own value, forty times: each object once, in seconds
+        (the expansion multiplied the values at every level: gigabytes)."""
+        appends = "".join(f"DRV_OBJS := $(DRV_OBJS) part{i}.o\nEXTRA_CFLAGS := $(EXTRA_CFLAGS) -Iinc{i}\n"
+                          for i in range(40))
+        files = {f"part{i}.c": "" for i in range(40)}
+        files["Makefile"] = (appends + "EXTRA_CFLAGS += $(DRV_OBJS:.o=)\nobj-m := drv.o\n"
+                             "drv-objs := $(DRV_OBJS) $(DRV_OBJS) main.o\n")
+        files["main.c"] = ""
+        start = time.monotonic()
+        units = self.units(files)
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(units["drv"].files, [f"part{i}.c" for i in range(40)] + ["main.c"])
+
+    def test_variables_referring_to_each_other(self):
+        self.assertEqual(build_units.expand("$(A)", {"A": ["a $(B)"], "B": ["b $(A)", "c"]}), "a b c")
 
     def test_dkms_conf_location_and_name(self):
         units = self.units({

@@ -22,7 +22,7 @@ A header several units include takes the widest range of them.
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 from . import kernel_versions as kv
 
@@ -60,15 +60,26 @@ def make_variables(lines: List[str]) -> Dict[str, List[str]]:
     return found
 
 
-def expand(text: str, variables: Dict[str, List[str]], depth: int = 0) -> str:
-    """$(VAR)/${VAR} replaced by every value given to VAR (unknown: empty)."""
-    if depth > 8:
-        return text
+def expand(text: str, variables: Dict[str, List[str]], done: Optional[Dict[str, str]] = None,
+           active: Tuple[str, ...] = ()) -> str:
+    """$(VAR)/${VAR} replaced by every word any value of VAR gives (unknown:
+    empty).  Each variable is expanded once and its words kept once: a
+    vendor Makefile that appends to a variable through itself
+    (`X := $(X) -Ia`, tens of times) would otherwise multiply its values at
+    every level of nesting (gigabytes, tens of minutes)."""
+    done = {} if done is None else done
+
     def value(m):
         name = m.group(1)
         if name in ("src", "obj", "srctree"):
             return "."
-        return " ".join(expand(v, variables, depth + 1) for v in variables.get(name, []))
+        if name in active:  # X in X's own value: every other value of X is taken already
+            return ""
+        if name not in done:
+            words = " ".join(expand(v, variables, done, active + (name,))
+                             for v in variables.get(name, [])).split()
+            done[name] = " ".join(dict.fromkeys(words))
+        return done[name]
     return VARIABLE.sub(value, text)
 
 
@@ -76,6 +87,7 @@ def kbuild_units(root: Path, build_file: Path, known: Set[str]) -> List[Unit]:
     """The units one build file names, with their .c files (relpaths in known)."""
     lines = logical_lines(build_file.read_text(errors="replace"))
     variables = make_variables(lines)
+    expanded: Dict[str, str] = {}
     here = PurePosixPath(build_file.parent.relative_to(root).as_posix())
     objects: Dict[str, List[str]] = {}
     unit_names: List[str] = []
@@ -83,8 +95,8 @@ def kbuild_units(root: Path, build_file: Path, known: Set[str]) -> List[Unit]:
         m = ASSIGNMENT.match(line)
         if not m:
             continue
-        target = expand(m.group(1), variables).strip()  # a CONFIG_ option expands to nothing
-        words = expand(m.group(3), variables).split()
+        target = expand(m.group(1), variables, expanded).strip()  # a CONFIG_ option expands to nothing
+        words = expand(m.group(3), variables, expanded).split()
         if UNIT_LIST.match(m.group(1)):
             unit_names += [w[:-2] for w in words if w.endswith(".o")]
         else:
