@@ -165,6 +165,18 @@ class Conditionals(unittest.TestCase):
         self.assertNotIn("good.c", project.problems)
 
 
+    def test_a_directive_in_a_block_comment_is_no_directive(self):
+        """A vendor file's code commented out, its #if and all: the
+        preprocessor drops comments before it reads directives."""
+        src = ("/*\n#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 0) \\\n    || defined(CHIP_X)\nint old;\n*/\n"
+               "#if LINUX_VERSION_CODE < KERNEL_VERSION(3, 0, 0)\nint a; /* #endif */\n#else\nint b;\n#endif\n")
+        project = kv.Project({"a.c": src})
+        self.assertEqual(project.problems, {})
+        self.assertEqual(project.default_range().lo, kv.code(3, 0) - 1)  # not 2.6: that test is a comment
+        text, dropped = kv.drop_dead_branches(src, project, project.default_range("5.10"))
+        self.assertEqual((text, dropped), (src.split("#if LINUX_VERSION_CODE < KERNEL_VERSION(3")[0] + "int b;\n", 1))
+
+
 class Headers(unittest.TestCase):
     def test_every_rule_history_is_machine_readable_and_consistent(self):
         seen = {}

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from ..csource import blank_comments
+from ..csource import blank_comments, blank_comments_and_literals
 from ..deps import NEWEST_PACKAGED
 
 
@@ -430,8 +430,11 @@ class SourceVersions:
 
     def _parse(self):
         stack, frames = [], ()
+        # a '#' inside a block comment starts no directive (comments go before directives)
+        code_lines = blank_comments_and_literals(self.text).split("\n")
         for first, last, joined in logical_lines(self.text):
-            directive, rest = directive_of(joined)
+            directive, rest = directive_of(joined) if code_lines[first - 1].lstrip().startswith("#") \
+                else (None, None)
             for n in range(first, last + 1):
                 self.line_frames[n] = frames
             if directive is None:
