@@ -188,6 +188,24 @@ def lock_build_dir(root: Path) -> None:
     _HELD[key] = fd
 
 
+# ccache's direct mode, never its depend mode: depend mode never runs the
+# preprocessor, so ccache cannot see an assembler .incbin, and ARM's
+# arch/arm/boot/compressed/piggy.S (.incbin of the compressed kernel, its
+# own text unchanged) came from the cache: every zImage after the first was
+# the first one, whatever the build had changed.  The namespace keeps the
+# objects depend mode cached out of reach.
+CCACHE_NAMESPACE = "y2038-direct-mode"
+
+
+def compiler_env(state: Path, distcc: bool = False) -> Dict[str, str]:
+    """ccache for the kernel builds under state (CCACHE_BASEDIR: the
+    variants' trees share objects by their relative paths)."""
+    env = {"CCACHE_DIR": str(ccache_dir()), "CCACHE_BASEDIR": str(state), "CCACHE_NAMESPACE": CCACHE_NAMESPACE}
+    if distcc:
+        env["CCACHE_PREFIX"] = "distcc"  # ccache hands what it does not have to distcc
+    return env
+
+
 class Builder:
     """The worktree, one out-of-tree allmodconfig per architecture, ccache."""
 
@@ -200,14 +218,8 @@ class Builder:
         self.src = src or self.root / "src"
         self.root.mkdir(exist_ok=True)
         lock_build_dir(self.root)
-        # CCACHE_DEPEND: a miss costs the compile alone, not a preprocessor run
-        # first to look for a hit (about a fifth of a cold kernel build's CPU);
-        # kbuild's -Wp,-MMD gives ccache the headers to key the next build by
-        self.env = dict(git_env(), CCACHE_DIR=str(ccache_dir()), CCACHE_BASEDIR=str(tree.state), CCACHE_DEPEND="1",
-                        KBUILD_BUILD_TIMESTAMP="2000-01-01", KBUILD_BUILD_USER="y2038",
-                        KBUILD_BUILD_HOST="y2038")
-        if distcc:
-            self.env["CCACHE_PREFIX"] = "distcc"
+        self.env = dict(git_env(), **compiler_env(tree.state, distcc), KBUILD_BUILD_TIMESTAMP="2000-01-01",
+                        KBUILD_BUILD_USER="y2038", KBUILD_BUILD_HOST="y2038")
 
     def git(self, *args, check=True):
         # the worktree's own .git: HEAD, index and `git am` state are per worktree
