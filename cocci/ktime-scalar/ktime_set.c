@@ -1,5 +1,3 @@
-#define LPFC_CMF_INTERVAL 90
-
 /* Must change: unsigned values of at most 32 bits, unsigned long, small constants. */
 static void arm(struct my_dev *dev, unsigned long delay_ns, u32 period_ns, u8 ms)
 {
@@ -34,7 +32,7 @@ static void rearm(struct my_dev *dev, u64 delta_ns, int signed_ns, s64 wide_ns)
 	dev->t = ktime_set(0, wide_ns);
 	dev->u = ktime_set(0, dev->base + dev->extra);
 	dev->v = ktime_set(0, get_ns(dev));
-	/* lpfc: a macro whose value spatch cannot see, an int product */
+	/* lpfc: a macro whose value spatch cannot see (a header's), an int product */
 	hrtimer_start(&dev->timer, ktime_set(0, LPFC_CMF_INTERVAL * 1000000), HRTIMER_MODE_REL);
 	/* 2^31 ns and more: an int or 32-bit long product overflows */
 	dev->w = ktime_set(0, 3 * NSEC_PER_SEC);
@@ -87,4 +85,29 @@ static void printed(void)
 {
 	pr_info("%lld\n", ktime_set(0, 5));
 	trace_printk("%lld\n", ktime_set(0, 5));
+}
+
+/* The file's own macros: a constant in range, or a cast to 32 unsigned bits, changes. */
+#define POLL_DELAY_NS (20 * NSEC_PER_MSEC)
+#define RETRY_NS 2000000
+#define US_TO_NS(x) ((u32)(((u32)(x)) * (u32)1000L))
+/* Must NOT change: past 2^31 ns, negative, defined twice differently, no narrowing cast. */
+#define SLOW_NS (3 * NSEC_PER_SEC)
+#define EARLY_NS (-1000)
+#ifdef CONFIG_FAST
+#define STEP_NS 1000
+#else
+#define STEP_NS 5000000000ULL
+#endif
+#define MS_TO_NS(x) ((x) * NSEC_PER_MSEC)
+
+static void macros(struct my_dev *dev, int period_us)
+{
+	hrtimer_start(&dev->timer, ktime_set(0, POLL_DELAY_NS), HRTIMER_MODE_REL);
+	dev->t = ktime_set(0, RETRY_NS);
+	dev->u = ktime_set(0, US_TO_NS(period_us));
+	dev->v = ktime_set(0, SLOW_NS);
+	dev->w = ktime_set(0, EARLY_NS);
+	dev->x = ktime_set(0, STEP_NS);
+	dev->y = ktime_set(0, MS_TO_NS(period_us));
 }

@@ -27,8 +27,11 @@
 //  those sites stay, as do arguments of min()/max()/clamp(), which check
 //  their operands' types, and of ktime_add()/ktime_sub()/ktime_add_ns()/
 //  ktime_sub_ns(), which are plain + and -.  A constant is evaluated (literals,
-//  NSEC_PER_*, USEC_PER_*, MSEC_PER_SEC, + - * /) and changes when every
-//  step of it lies from 0 to 2^31 - 1, so no int or 32-bit long overflows.
+//  NSEC_PER_*, USEC_PER_*, MSEC_PER_SEC, + - * /, and the file's own
+//  object-like macros of those, defined once) and changes when every step of
+//  it lies from 0 to 2^31 - 1, so no int or 32-bit long overflows.  A call of
+//  the file's own function-like macro whose whole body is a cast to an
+//  unsigned type of at most 32 bits is such an unsigned value.
 //  A signed variable, a field or macro whose type or value spatch cannot
 //  see, and a 64-bit x stay; report mode lists each with the reason.
 //  ms_to_ktime(ms) takes a u64: the kernel builds with -fno-strict-overflow,
@@ -67,9 +70,50 @@ WRAP = 2 ** 32
 exact = set()
 ms_exact = set()
 wide = set()
+# the file's own #defines: {name: body}, None for a name defined differently twice
+object_macros = {}
+function_macros = {}
+NARROW_CAST = re.compile(r"\(\s*(?:u8|u16|u32|__u8|__u16|__u32|uint8_t|uint16_t|uint32_t|unsigned\s+char|"
+                         r"unsigned\s+short|unsigned\s+int|unsigned)\s*\)\s*")
 
 
-def tokens(text):
+def defined(macros, name, body):
+    macros[name] = body if macros.get(name, body) == body else None
+
+
+def strip_brackets(text):
+    """text without the brackets that enclose all of it."""
+    text = text.strip()
+    while text.startswith("(") and closing(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def closing(text, at):
+    """Where the bracket opened at text[at] closes, or -1."""
+    depth = 0
+    for i in range(at, len(text)):
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        if depth == 0:
+            return i
+    return -1
+
+
+def narrow_macro_call(text):
+    """NAME(...) of the file's function-like macro whose whole body is a
+    cast to an unsigned type of at most 32 bits: a value from 0 to 2^32 - 1."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\(.*\)\s*", text, re.S)
+    body = function_macros.get(m.group(1)) if m else None
+    if not body:
+        return False
+    cast = NARROW_CAST.match(strip_brackets(body))
+    rest = strip_brackets(body)[cast.end():] if cast else ""
+    return bool(rest) and (re.fullmatch(r"[A-Za-z_]\w*|[0-9]+[uUlL]*", rest) is not None
+                           or rest.startswith("(") and closing(rest, 0) == len(rest) - 1)
+
+
+def tokens(text, depth=0):
     found, at = [], 0
     while at < len(text.rstrip()):
         m = TOKEN.match(text, at)
@@ -78,10 +122,14 @@ def tokens(text):
         number, name, op = m.groups()
         if number:
             found.append(int(number, 0) if not re.fullmatch(r"0[0-7]+", number) else int(number, 8))
-        elif name:
-            if name not in UNITS:
-                return None
+        elif name in UNITS:
             found.append(UNITS[name])
+        elif name:
+            body = object_macros.get(name)
+            inner = tokens(body, depth + 1) if body and depth < 8 else None
+            if inner is None:
+                return None
+            found += ["("] + inner + [")"]
         else:
             found.append(op)
         at = m.end()
@@ -175,6 +223,31 @@ def verdict(p, ns):
                 "would bring its own type into the arithmetic")
     return "ktime_t is scalar: build the value directly"
 
+// The file's own macros, for the values of the constants below.
+@object_macro@
+identifier macro;
+expression value;
+@@
+#define macro value
+
+@script:python@
+macro << object_macro.macro;
+value << object_macro.value;
+@@
+defined(object_macros, macro, value)
+
+@function_macro@
+identifier macro;
+expression value;
+@@
+#define macro(...) value
+
+@script:python@
+macro << function_macro.macro;
+value << function_macro.value;
+@@
+defined(function_macros, macro, value)
+
 // Rewrite: ktime_set(0, ms * NSEC_PER_MSEC) -> ms_to_ktime(ms)
 //  ms_to_ktime(ms) returns ms * NSEC_PER_MSEC as a ktime_t, as
 //  ktime_set(0, ms * NSEC_PER_MSEC) did: each millisecond count changed here
@@ -244,7 +317,7 @@ fn(...) {
 identifier fn != {ktime_set, ms_to_ktime};
 identifier f !~ "^(min|max|min3|max3|min_not_zero|clamp|ktime_add|ktime_sub|ktime_add_ns|ktime_sub_ns|printk|[A-Za-z0-9_]*printf|pr_[A-Za-z0-9_]+|dev_[A-Za-z0-9_]+|netdev_[A-Za-z0-9_]+|trace_[A-Za-z0-9_]+|seq_[A-Za-z0-9_]+|[A-Za-z0-9_]+_(dbg|debug|info|notice|warn|err|log))$";
 expression E;
-expression c : script:python() { const_value(c) is not None };
+expression c : script:python() { const_value(c) is not None or narrow_macro_call(c) };
 @@
 fn(...) {
 <+...
@@ -295,7 +368,7 @@ fn(...) {
 identifier fn != {ktime_set, ms_to_ktime};
 type T;
 identifier v;
-expression c : script:python() { const_value(c) is not None };
+expression c : script:python() { const_value(c) is not None or narrow_macro_call(c) };
 @@
 fn(...) {
 <+...
@@ -336,7 +409,7 @@ fn(...) {
 //  that the destination's type converts as it converted the s64 before.
 @alone_return_const depends on patch@
 identifier fn != {ktime_set, ms_to_ktime};
-expression c : script:python() { const_value(c) is not None };
+expression c : script:python() { const_value(c) is not None or narrow_macro_call(c) };
 @@
 fn(...) {
 <+...
@@ -364,7 +437,7 @@ wide.add(key(p))
 typedef u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t;
 {u8, u16, u32, __u8, __u16, __u32, uint8_t, uint16_t, uint32_t, unsigned char,
  unsigned short, unsigned int, unsigned long, size_t} x : script:python() { atom(x) };
-expression c : script:python() { const_value(c) is not None };
+expression c : script:python() { const_value(c) is not None or narrow_macro_call(c) };
 position p;
 @@
 (
