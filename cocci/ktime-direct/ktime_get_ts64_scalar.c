@@ -180,3 +180,51 @@ static void not_next(struct my_dev *dev, struct tm *time)
 	dev->count++;
 	time64_to_tm(ts.tv_sec, 0, time);
 }
+
+/* a polling loop of gotos and branches that reads the clock often: the
+ * local is named many times, so it stays; finding that must take a moment */
+static int poll_transfer(struct my_dev *dev, int op, unsigned int size)
+{
+	struct timespec64 start, last, now;
+	unsigned int i = 0, waited_ms = 0;
+
+	ktime_get_real_ts64(&last);
+	memcpy(&start, &last, sizeof(start));
+	while (i < size && !dev->stop) {
+		if (op == 1) {
+			if (!(readl(dev->regs) & 8)) {
+				writel(dev->data[i++], dev->regs + 4);
+				ktime_get_real_ts64(&last);
+			}
+		} else if (op == 2) {
+			if (!(readl(dev->regs) & 4)) {
+				dev->data[i++] = readl(dev->regs + 4);
+				ktime_get_real_ts64(&last);
+			}
+		}
+		ktime_get_real_ts64(&now);
+		waited_ms = (now.tv_sec - last.tv_sec) * 1000 +
+			    (now.tv_nsec - last.tv_nsec) / 1000000;
+		if (waited_ms > 100)
+			goto error;
+	}
+	if (dev->stop)
+		goto abort;
+	while (readl(dev->regs) != 4 && !dev->stop) {
+		ktime_get_real_ts64(&now);
+		waited_ms = (now.tv_sec - last.tv_sec) * 1000 +
+			    (now.tv_nsec - last.tv_nsec) / 1000000;
+		if (waited_ms > 100)
+			goto error;
+	}
+	if (dev->stop)
+		goto abort;
+	dev->took_us = (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000;
+	return 0;
+error:
+	writel(1, dev->regs + 8);
+	return -EIO;
+abort:
+	writel(2, dev->regs + 8);
+	return -EINTR;
+}

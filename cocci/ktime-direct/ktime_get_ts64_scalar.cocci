@@ -89,15 +89,15 @@ fn(...) {
   ... when any
 }
 
+// Every place a name of such a local is used, in any function: the script
+// keeps those of the fill's function (a position's current_element).  Read
+// as fn(...) { <+... ts@p ...+> } this took minutes on a 300-line function
+// of loops and gotos (its paths), past spatch's --timeout.
 @counted@
-identifier other_use.fn, other_use.ts;
+identifier other_use.ts;
 position p;
 @@
-fn(...) {
-<+...
- ts@p
-...+>
-}
+ts@p
 
 @script:python@
 fn << other_use.fn;
@@ -107,7 +107,7 @@ p << counted.p;
 @@
 # called once per match, each with some of the places: gathered here
 fills[place(p1)] = (fn, ts)
-named.setdefault((fn, ts), set()).update((q.file, q.line, q.column) for q in p)
+named.setdefault((fn, ts), set()).update((q.file, q.line, q.column) for q in p if q.current_element == fn)
 
 // Rewrite: timespec64_to_ns() of a fresh ktime_get*_ts64() -> ktime_get*_ns()
 //  The clock's _ns() accessor returns the reading the _ts64() accessor gave,
