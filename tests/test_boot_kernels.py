@@ -104,6 +104,32 @@ class UpToDate(unittest.TestCase):
         self.assertEqual([c[0] for c in commands.calls], ["make"])
 
 
+    def test_a_kernel_built_by_another_compiler_makes_its_incbin_objects_again(self):
+        """ccache's depend mode served ARM a cached piggy.o whatever kernel its
+        .incbin pulled in: a build directory it made is made again, the
+        .incbin objects deleted so make assembles them anew."""
+        kernel = self.kernel()
+        (kernel.src / "arch/arm/boot/compressed").mkdir(parents=True)
+        (kernel.src / "arch/arm/boot/compressed/piggy.S").write_text('\t.incbin "piggy_data"\n')
+        (kernel.src / "lib.S").write_text("\tnop\n")
+        kernel.builder.git("add", "-A")
+        kernel.builder.git("commit", "-q", "-m", "wrappers")
+        kernel.mark_built()
+        wrappers = [kernel.out / "arch/arm/boot/compressed/piggy.o", kernel.out / "lib.o"]
+        for obj in wrappers:
+            obj.parent.mkdir(parents=True, exist_ok=True)
+            obj.write_text("cached")
+        (kernel.out / boot.COMPILER_STAMP).write_text("ccache depend mode")
+        with recorded((["make"], (0, ""))) as commands:
+            kernel.build()
+        self.assertEqual([c[0] for c in commands.calls], ["make"])
+        self.assertEqual([o.exists() for o in wrappers], [False, True])  # lib.S has no .incbin
+        self.assertEqual((kernel.out / boot.COMPILER_STAMP).read_text(), boot.CCACHE_NAMESPACE)
+        with recorded() as commands:  # built by this compiler now: nothing to make
+            kernel.build()
+        self.assertEqual(commands.calls, [])
+
+
 class EarlyBuild(unittest.TestCase):
     """boot_prebuild.Prebuild with make replaced by a command of the test's."""
 

@@ -35,7 +35,7 @@ from ..common import (REPO, Step, TimeoutExpired, Y2038Error, dependency_key, pr
                       write_atomic, write_json)
 from ..posting import covers
 from ..records import BOOT_RTC_BASE, BootResult, SeriesResults
-from .build import Builder
+from .build import CCACHE_NAMESPACE, Builder
 
 BOOT_TESTS = REPO / "boot-tests"
 INIT_SOURCE = BOOT_TESTS / "y2038-init.c"
@@ -48,6 +48,7 @@ PROBLEM = re.compile(r"Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|g
 
 
 BUILT_STAMP = ".y2038-built-commit"  # in a kernel's build directory: the commit it was last built from
+COMPILER_STAMP = ".y2038-compiler"  # beside it: the compiler environment (ccache namespace) of that build
 
 
 def clean_head(builder) -> str:
@@ -116,6 +117,7 @@ class Kernel:
         """(image path or None, build log excerpt)."""
         if not self.configure() and self.up_to_date():
             return self.out / self.machine.image, []
+        self.forget_incbin_objects_of_another_compiler()
         self.touch_changed_since_last_build()
         proc = self.make(*self.build_targets(), check=False)
         if proc.returncode != 0:
@@ -127,13 +129,30 @@ class Kernel:
     def mark_built(self) -> None:
         """Record the commit built: the next build touches what changed since."""
         (self.out / BUILT_STAMP).write_text(self.head())
+        (self.out / COMPILER_STAMP).write_text(CCACHE_NAMESPACE)
 
     def up_to_date(self) -> bool:
         """Built from this commit, and the worktree clean since: make would
         walk the whole tree to find nothing to do (16 s)."""
         stamp = self.out / BUILT_STAMP
         return (self.out / self.machine.image).exists() and stamp.exists() and \
-            stamp.read_text() == clean_head(self.builder)
+            stamp.read_text() == clean_head(self.builder) and self.built_by_this_compiler()
+
+    def built_by_this_compiler(self) -> bool:
+        compiler = self.out / COMPILER_STAMP
+        return compiler.exists() and compiler.read_text() == CCACHE_NAMESPACE
+
+    def forget_incbin_objects_of_another_compiler(self) -> None:
+        """A build directory last built in another compiler environment
+        (ccache's depend mode, which cached assembler objects whatever their
+        .incbin pulled in: ARM's compressed kernel) has its .incbin objects
+        made again; make alone would keep them."""
+        if not (self.out / BUILT_STAMP).exists() or self.built_by_this_compiler():
+            return
+        sources = self.builder.git("grep", "-l", r"\.incbin", "--", "*.S", check=False).stdout.split()
+        objects = [self.out / Path(s).with_suffix(".o") for s in sources]
+        for obj in [*objects, *self.out.glob("arch/*/boot/compressed/piggy.o")]:
+            obj.unlink(missing_ok=True)
 
     def head(self) -> str:
         return self.builder.git("rev-parse", "HEAD").stdout.strip()
@@ -402,8 +421,9 @@ class Boots:
 
     def kernel_inputs(self, variant, arch) -> list:
         """What the variant's kernel for arch is made of: its source (a git
-        tree id), its configuration fragments and the checks committed on it."""
-        return [self.source(variant), *Kernel.fragments_for(MACHINES[arch]), *self.check_files()]
+        tree id), its configuration fragments, the checks committed on it and
+        the compiler environment (a result from another one is not reused)."""
+        return [self.source(variant), *Kernel.fragments_for(MACHINES[arch]), *self.check_files(), CCACHE_NAMESPACE]
 
     def source(self, variant) -> str:
         """The git tree id of the variant's kernel source."""
