@@ -26,6 +26,7 @@
 // Subject: drop the clock reading the V4L2 core overwrites in queued events
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: v4l2_event, v4l2_event_queue, ktime_get_ts, timestamp, y2038
+// Prefilter-regex: \bv4l2_event_queue(?:_fh)?\s*\(
 
 virtual patch
 virtual context
