@@ -225,28 +225,28 @@ def verdict(p, ns):
 
 // The file's own macros, for the values of the constants below.
 @object_macro@
-identifier macro;
-expression value;
+identifier macro_name;
+expression macro_body;
 @@
-#define macro value
+#define macro_name macro_body
 
 @script:python@
-macro << object_macro.macro;
-value << object_macro.value;
+macro_name << object_macro.macro_name;
+macro_body << object_macro.macro_body;
 @@
-defined(object_macros, macro, value)
+defined(object_macros, macro_name, macro_body)
 
 @function_macro@
-identifier macro;
-expression value;
+identifier macro_name;
+expression macro_body;
 @@
-#define macro(...) value
+#define macro_name(...) macro_body
 
 @script:python@
-macro << function_macro.macro;
-value << function_macro.value;
+macro_name << function_macro.macro_name;
+macro_body << function_macro.macro_body;
 @@
-defined(function_macros, macro, value)
+defined(function_macros, macro_name, macro_body)
 
 // Rewrite: ktime_set(0, ms * NSEC_PER_MSEC) -> ms_to_ktime(ms)
 //  ms_to_ktime(ms) returns ms * NSEC_PER_MSEC as a ktime_t, as
