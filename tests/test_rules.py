@@ -180,6 +180,23 @@ for _campaign, _rules in rules.campaigns():
         setattr(RuleTriples, f"test_{_campaign.replace('-', '_')}__{_rule.name}", make_test(_rule))
 
 
+class OneFileAtATime(unittest.TestCase):
+    """The engine runs a rule on a batch of files in one spatch process
+    (--file-groups): what the rule learnt of one file must not decide
+    another.  ktime_set.cocci reads a file's own macros: a file that
+    defines a name differently, run first, must not keep the next file
+    from converting its own constant."""
+
+    def test_a_files_macros_are_its_own(self):
+        from y2038lib.engine.spatch import run_spatch_batch
+        rule = next(r for _, rs in rules.campaigns() for r in rs if r.relpath == "cocci/ktime-scalar/ktime_set.cocci")
+        other = b"#define PERIOD_NS (3 * NSEC_PER_SEC)\nstatic void g(struct d *d) { d->t = ktime_set(0, PERIOD_NS); }\n"
+        mine = b"#define PERIOD_NS 100\nstatic void f(struct d *d) { d->t = ktime_set(0, PERIOD_NS); }\n"
+        results = run_spatch_batch(rule, {"other.c": other, "mine.c": mine}, 60)
+        self.assertIn(b"d->t = PERIOD_NS;", results["mine.c"].get("output", b""))
+        self.assertNotIn("output", {k: v for k, v in results["other.c"].items() if v != other})
+
+
 class KconfigEditor(unittest.TestCase):
     def test_references_it_leaves_are_reported(self):
         rule = rules.parse_rule(REPO / "cocci/ktime-scalar/ktime_scalar_kconfig.kconfig")

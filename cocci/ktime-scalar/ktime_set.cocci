@@ -73,8 +73,18 @@ wide = set()
 # the file's own #defines: {name: body}, None for a name defined differently twice
 object_macros = {}
 function_macros = {}
+# one spatch process runs a batch of files: the macros are those of the
+# file whose ktime_set() calls are being matched, never another file's
+macros_of = [None]
 NARROW_CAST = re.compile(r"\(\s*(?:u8|u16|u32|__u8|__u16|__u32|uint8_t|uint16_t|uint32_t|unsigned\s+char|"
                          r"unsigned\s+short|unsigned\s+int|unsigned)\s*\)\s*")
+
+
+def start_file(name):
+    if macros_of[0] != name:
+        macros_of[0] = name
+        object_macros.clear()
+        function_macros.clear()
 
 
 def defined(macros, name, body):
@@ -222,6 +232,18 @@ def verdict(p, ns):
         return ("left: x inside a larger expression or a type-checking or arithmetic macro "
                 "would bring its own type into the arithmetic")
     return "ktime_t is scalar: build the value directly"
+
+// Every file this rule changes calls ktime_set() (its Prefilter-regex): the
+// first match tells which file's macros the rules below collect.
+@this_file@
+position p;
+@@
+ ktime_set@p(...)
+
+@script:python@
+p << this_file.p;
+@@
+start_file(p[0].file)
 
 // The file's own macros, for the values of the constants below.
 @object_macro@
