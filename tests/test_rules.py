@@ -187,6 +187,22 @@ class OneFileAtATime(unittest.TestCase):
     defines a name differently, run first, must not keep the next file
     from converting its own constant."""
 
+    def test_each_triple_twice_in_one_batch(self):
+        """Every rule's triple input, twice in one spatch batch: both copies
+        give the expected result (the same names in both files: a rule that
+        keys what it learnt by function and local only counts both)."""
+        from y2038lib.engine.spatch import run_spatch_batch
+        for _, campaign_rules in rules.campaigns():
+            for rule in campaign_rules:
+                source, expected = rule.path.with_suffix(".c"), rule.path.with_suffix(".res")
+                if rule.kind != "cocci" or not rule.patch_mode or not source.exists() or not expected.exists():
+                    continue
+                with self.subTest(rule=rule.relpath):
+                    text = source.read_bytes()
+                    results = run_spatch_batch(rule, {"first.c": text, "second.c": text}, 120)
+                    self.assertEqual([results[f].get("output", text) == expected.read_bytes()
+                                      for f in ("first.c", "second.c")], [True, True])
+
     def test_a_files_macros_are_its_own(self):
         from y2038lib.engine.spatch import run_spatch_batch
         rule = next(r for _, rs in rules.campaigns() for r in rs if r.relpath == "cocci/ktime-scalar/ktime_set.cocci")

@@ -42,9 +42,9 @@ virtual report
 
 @initialize:python@
 @@
-# (function, local) -> the places the local is named: its fill and its uses
+# (file, function, local) -> the places the local is named: its fill and its uses
 named = {}
-# the place of a fill's local -> its (function, local)
+# the place of a fill's local -> its (file, function, local)
 fills = {}
 
 
@@ -106,8 +106,8 @@ p1 << other_use.p1;
 p << counted.p;
 @@
 # called once per match, each with some of the places: gathered here
-fills[place(p1)] = (fn, ts)
-named.setdefault((fn, ts), set()).update((q.file, q.line, q.column) for q in p if q.current_element == fn)
+fills[place(p1)] = (p1[0].file, fn, ts)  # each file of a batch: its own names
+named.setdefault(fills[place(p1)], set()).update((q.file, q.line, q.column) for q in p if q.current_element == fn and q.file == p1[0].file)
 
 // Rewrite: timespec64_to_ns() of a fresh ktime_get*_ts64() -> ktime_get*_ns()
 //  The clock's _ns() accessor returns the reading the _ts64() accessor gave,
