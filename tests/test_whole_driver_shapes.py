@@ -2547,3 +2547,102 @@ static int idle_can_enter(void)
         new, converted, kept = driver_types.convert({"idle.c": code})
         self.assertEqual((converted, kept), (["local uptime"], []))
         self.assertIn("\t\tktime_get_boottime_ts64(&uptime);", new["idle.c"])
+
+
+class ShadowedInADeclaratorList(unittest.TestCase):
+    """A function's own locals of the globals' names, declared in one list
+    (`struct timeval start, end;`): the second name's declaration is no use
+    of the global of that name."""
+
+    CODE = """\
+struct timeval tpstart, tpend;
+long timeuse;
+
+void start_time(void)
+{
+	do_gettimeofday(&tpstart);
+}
+
+void end_time(void)
+{
+	do_gettimeofday(&tpend);
+	timeuse = (tpend.tv_sec - tpstart.tv_sec) * 1000000 + (tpend.tv_usec - tpstart.tv_usec);
+}
+
+int request(int rw)
+{
+	struct timeval tpstart, tpend;
+	long timeuse;
+
+	do_gettimeofday(&tpstart);
+	rw++;
+	do_gettimeofday(&tpend);
+	timeuse = (tpend.tv_sec - tpstart.tv_sec) * 1000000 + (tpend.tv_usec - tpstart.tv_usec);
+	return rw;
+}
+"""
+
+    def test_the_globals_convert_beside_the_locals_that_shadow_them(self):
+        new, converted, kept = driver_types.convert({"blk.c": self.CODE})
+        self.assertEqual((converted, kept), (["global tpend, global tpstart", "local tpend, local tpstart"], []))
+        self.assertIn("struct timespec64 tpstart, tpend;\nlong timeuse;", new["blk.c"])
+
+    def test_a_global_its_function_does_not_declare_again_is_still_used_there(self):
+        code = self.CODE.replace("\tstruct timeval tpstart, tpend;\n", "\tstruct timeval tpstart;\n")
+        new, converted, kept = driver_types.convert({"blk.c": code})
+        self.assertEqual((converted, kept), (["global tpend, global tpstart"], []))
+        # the local alone is the local rules' (do_gettimeofday.cocci), the global this pass's
+        self.assertIn("\tstruct timeval tpstart;\n\tlong timeuse;\n\n\tdo_gettimeofday(&tpstart);\n\trw++;\n"
+                      "\tktime_get_real_ts64(&tpend);", new["blk.c"])
+
+
+POINTER_DECLARATOR = {"boost.c": """\
+struct boost_inst {
+	int timeout;
+	struct timeval tv_ref_time;
+};
+static struct boost_inst boost_inst[4];
+
+static int update_time(int id)
+{
+	do_gettimeofday(&boost_inst[id].tv_ref_time);
+	pr_debug("id:%d, ref<%d,%d>\\n", id, (int)boost_inst[id].tv_ref_time.tv_sec, (int)boost_inst[id].tv_ref_time.tv_usec);
+	return 1;
+}
+
+static bool check_timeout(int id)
+{
+	struct timeval tv, *ref;
+	int diff_sec;
+
+	ref = &boost_inst[id].tv_ref_time;
+	do_gettimeofday(&tv);
+	diff_sec = tv.tv_sec - ref->tv_sec;
+	if (diff_sec >= boost_inst[id].timeout) {
+		pr_debug("id<%d>, cur<%d,%d>, ref<%d,%d>\\n", id, (int)tv.tv_sec, (int)tv.tv_usec, (int)ref->tv_sec, (int)ref->tv_usec);
+		return true;
+	}
+	return false;
+}
+"""}
+
+
+class PointerDeclarator(unittest.TestCase):
+    """A local pointer declared in one list with a value (`struct timeval
+    tv, *ref;`) is a pointer candidate as it is declared alone: the field
+    it points at, the value and the pointer convert together."""
+
+    def test_the_value_the_pointer_and_the_field_it_points_at_convert(self):
+        new, converted, kept = driver_types.convert(POINTER_DECLARATOR)
+        self.assertEqual((converted, kept), (["field tv_ref_time, local ref, local tv"], []))
+        boost = new["boost.c"]
+        for line in ("\tstruct timespec64 tv, *ref;\n", "\tref = &boost_inst[id].tv_ref_time;\n\tktime_get_real_ts64(&tv);",
+                     "(int)ref->tv_sec, (int)(ref->tv_nsec / NSEC_PER_USEC));"):
+            self.assertIn(line, boost)
+
+    def test_a_pointer_handed_to_a_foreign_function_keeps_the_declaration(self):
+        code = POINTER_DECLARATOR["boost.c"].replace("\t\treturn true;", "\t\tvendor_log(ref);\n\t\treturn true;")
+        new, converted, kept = driver_types.convert({"boost.c": code})
+        self.assertEqual(converted, [])
+        self.assertIn("passed to vendor_log()", kept[0]["why"])
+        self.assertEqual(new, {})

@@ -451,8 +451,9 @@ def initialiser(code: str, value_start: int) -> Tuple[int, int]:
 
 def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
     """The other declarators of primary's declaration (struct timespec a,
-    b = x;), as candidates like it; a pointer or an array among them marks
-    primary mixed."""
+    b = x;), as candidates like it; a local's pointer (struct timeval tv,
+    *ref;) is a pointer candidate, as it is declared alone; another pointer
+    or an array among them marks primary mixed."""
     found = []
     stop = code.find(";", primary.decl[1])
     first_end = primary.init[1] if primary.init else name_end
@@ -460,6 +461,11 @@ def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
     for piece in split_args(code[first_end:stop])[1:] if code[first_end:stop].lstrip().startswith(",") else []:
         pos = code.index(piece, pos)
         d = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(=)?", piece)
+        if d and d.group(1) and not d.group(3) and not d.group(4) and primary.kind == "local" and not primary.static:
+            found.append(Candidate("local", d.group(2), primary.type, primary.relpath, primary.decl, primary.scope,
+                                   primary.function, pos + d.start(2), True))
+            pos += len(piece)
+            continue
         if not d or d.group(1) or d.group(3):
             primary.mixed = True  # a pointer or an array declared alongside
             continue
@@ -469,6 +475,9 @@ def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
         pos += len(piece)
     return found
 
+
+# the declarators of a declaration before the one looked for: `a, *b, c[4], `
+EARLIER_DECLARATORS = r"(?:\*?\s*\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"
 
 USE_MEMBER = re.compile(r"\s*(?:\.|->)\s*(tv_sec|tv_nsec|tv_usec)\b")
 
@@ -670,9 +679,11 @@ class Analysis:
         return close + 1 if close > 0 else end
 
     def _shadowed(self, relpath, f, name):
-        # a declaration of the same name (a type word before it: `return x;` is none)
-        return re.search(rf"\bstruct\s+\w+\s+\*?\s*{re.escape(name)}\b|"
-                         rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+\*?{re.escape(name)}\s*[;=,)]",
+        # a declaration of the same name (a type word before it: `return x;` is none),
+        # the first declarator or a later one (struct timeval a, name;)
+        return re.search(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
+                         rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
+                         rf"{re.escape(name)}\s*[;=,)]",
                          self.code[relpath][f[1]:f[4]]) is not None
 
 
