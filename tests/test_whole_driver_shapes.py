@@ -2646,3 +2646,49 @@ class PointerDeclarator(unittest.TestCase):
         self.assertEqual(converted, [])
         self.assertIn("passed to vendor_log()", kept[0]["why"])
         self.assertEqual(new, {})
+
+
+SAME_NAME_ARMS = {"tag.c": """\
+struct frame {
+	unsigned long long stamp;
+};
+
+int ischain_tag(struct frame *frame)
+{
+	int ret = 0;
+#ifdef ENABLE_SENSOR_DRIVER
+	struct timeval curtime;
+
+	do_gettimeofday(&curtime);
+	frame->stamp = (u64)curtime.tv_sec * 1000000 + curtime.tv_usec;
+#else
+	struct timespec curtime;
+
+	do_posix_clock_monotonic_gettime(&curtime);
+	frame->stamp = timespec_to_ns(&curtime);
+#endif
+	return ret;
+}
+"""}
+
+
+class OneNameInEachArm(unittest.TestCase):
+    """A conditional whose arms each declare a local of one name (#ifdef X
+    struct timeval t; ... #else struct timespec t; ... #endif), the name used
+    nowhere else: two variables, each converted with its own arm's uses."""
+
+    def test_each_arms_local_converts_with_its_own_fill(self):
+        new, converted, kept = driver_types.convert(SAME_NAME_ARMS)
+        self.assertEqual((converted, kept), (["local curtime", "local curtime"], []))
+        tag = new["tag.c"]
+        for line in ("\tstruct timespec64 curtime;\n\n\tktime_get_real_ts64(&curtime);\n"
+                     "\tframe->stamp = (u64)curtime.tv_sec * 1000000 + curtime.tv_nsec / NSEC_PER_USEC;\n#else",
+                     "#else\n\tstruct timespec64 curtime;\n\n\tktime_get_ts64(&curtime);\n"
+                     "\tframe->stamp = timespec64_to_ns(&curtime);\n#endif"):
+            self.assertIn(line, tag)
+
+    def test_a_use_after_the_conditional_makes_one_variable_of_them(self):
+        code = SAME_NAME_ARMS["tag.c"].replace("\treturn ret;", "\tpr_info(\"%ld\\n\", curtime.tv_sec);\n\treturn ret;")
+        _, converted, kept = driver_types.convert({"tag.c": code})
+        self.assertEqual(converted, [])
+        self.assertEqual(len(kept), 1)

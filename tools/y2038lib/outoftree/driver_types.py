@@ -39,6 +39,7 @@ from ..engine.text_rules import opening_brace, value_end
 FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "getnstimeofday": "ktime_get_real_ts64", "do_gettimeofday": "ktime_get_real_ts64",
     "ktime_get_real_ts": "ktime_get_real_ts64", "ktime_get_ts": "ktime_get_ts64",
+    "do_posix_clock_monotonic_gettime": "ktime_get_ts64",  # ktime_get_ts() under its POSIX clock's name, 3.x
     "getrawmonotonic": "ktime_get_raw_ts64", "get_monotonic_boottime": "ktime_get_boottime_ts64",
     "getboottime": "getboottime64",
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
@@ -79,7 +80,7 @@ WIDENED = {"lld", "llx", "llX", "llo"}  # a printed tv_sec's new conversion (pri
 # the fills of a field that keeps its user-space layout (one argument: &x.f)
 BOUNDARY_FILLS = {"timeval": {"do_gettimeofday"},
                   "timespec": {"getnstimeofday", "ktime_get_real_ts", "ktime_get_ts", "getrawmonotonic",
-                               "get_monotonic_boottime"}}
+                               "get_monotonic_boottime", "do_posix_clock_monotonic_gettime"}}
 COARSE_NOW = "ktime_to_timespec64(ktime_get_coarse_real())"  # current_kernel_time()'s value as a timespec64
 STATEMENT_FILLS = {"current_kernel_time": "ktime_get_coarse_real_ts64",
                    "CURRENT_TIME": "ktime_get_coarse_real_ts64"}
@@ -367,6 +368,7 @@ def file_candidates(relpath: str, code: str, funcs, declarations, aliases: dict)
         kind, scope, function = placed
         if kind == "local" and scope:
             scope = block_of(flat, m.start(), scope)
+            scope = own_arm(code, m.start(), scope, name) or scope
         init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
         line_start = code.rfind("\n", 0, m.start()) + 1
         static = kind == "local" and re.search(r"\bstatic\b", code[line_start:m.start()]) is not None
@@ -432,6 +434,53 @@ def block_of(flat: str, start: int, body: Tuple[int, int]) -> Tuple[int, int]:
     return (brace, close) if close > 0 else body
 
 
+def own_arm(code: str, start: int, scope: Tuple[int, int], name: str) -> Optional[Tuple[int, int]]:
+    """The arm of a conditional in scope where a local is declared at start,
+    when each arm of it that mentions the name declares it too and scope
+    mentions it nowhere else (#ifdef X struct timeval t; ... #else struct
+    timespec t; ... #endif): two variables, each its own arm's."""
+    mentions = [scope[0] + m.start() for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\b", code[scope[0]:scope[1]])]
+    for opened, closed in conditional_arms(code, scope[0], scope[1]):
+        if not opened <= start < closed:
+            continue
+        if any(not opened <= at < closed for at in mentions):
+            return None
+        arms = arms_of(code, opened, closed)
+        if any(mentioned and not declares(code[lo:hi], name) for lo, hi in arms
+               for mentioned in [any(lo <= at < hi for at in mentions)]):
+            return None
+        return next((lo, hi) for lo, hi in arms if lo <= start < hi)
+    return None
+
+
+def arms_of(code: str, opened: int, closed: int) -> List[Tuple[int, int]]:
+    """The spans of a conditional's arms (code[opened:closed], #if to #endif),
+    each from its directive to the next #elif/#else/#endif of that depth."""
+    arms, depth, lo, pos = [], 0, opened, opened
+    for line in code[opened:closed].split("\n"):
+        word = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", line)
+        if word and word.group(1).startswith("if"):
+            depth += 1
+        elif word and depth == 1 and word.group(1) in ("elif", "else", "endif"):
+            arms.append((lo, pos))
+            lo = pos
+        if word and word.group(1) == "endif":
+            depth -= 1
+        pos += len(line) + 1
+    return arms
+
+
+# the declarators of a declaration before the one looked for: `a, *b, c[4], `
+EARLIER_DECLARATORS = r"(?:\*?\s*\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"
+
+def declares(text: str, name: str) -> bool:
+    """Whether text declares name (a type word before it: `return x;` is
+    none), as the first declarator or a later one (struct timeval a, name;)."""
+    return re.search(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
+                     rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
+                     rf"{re.escape(name)}\s*[;=,)]", text) is not None
+
+
 def in_parameter_list(code: str, start: int) -> bool:
     """Whether start (outside any function body) is inside the parentheses
     of a declaration: a prototype's or a function pointer's parameters."""
@@ -475,9 +524,6 @@ def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
         pos += len(piece)
     return found
 
-
-# the declarators of a declaration before the one looked for: `a, *b, c[4], `
-EARLIER_DECLARATORS = r"(?:\*?\s*\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"
 
 USE_MEMBER = re.compile(r"\s*(?:\.|->)\s*(tv_sec|tv_nsec|tv_usec)\b")
 
@@ -679,12 +725,7 @@ class Analysis:
         return close + 1 if close > 0 else end
 
     def _shadowed(self, relpath, f, name):
-        # a declaration of the same name (a type word before it: `return x;` is none),
-        # the first declarator or a later one (struct timeval a, name;)
-        return re.search(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
-                         rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
-                         rf"{re.escape(name)}\s*[;=,)]",
-                         self.code[relpath][f[1]:f[4]]) is not None
+        return declares(self.code[relpath][f[1]:f[4]], name)
 
 
 def split_args(text: str):
