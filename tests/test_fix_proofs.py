@@ -242,7 +242,7 @@ class Prove(unittest.TestCase):
 class AheadBuilding(unittest.TestCase):
     def test_stop_ends_a_running_make_and_no_make_starts_after(self):
         kernel = SimpleNamespace(make_command=lambda *targets: ["sleep", "30"], src=Path("/"), out=Path("/"),
-                                 builder=SimpleNamespace(env=dict(os.environ)))
+                                 env=dict(os.environ))
         ahead = fix_proofs.AheadBuilds(SimpleNamespace(), Path("/nonexistent"), 1)
         answers = []
         making = threading.Thread(target=lambda: answers.append(ahead.make(kernel, ("bzImage",), False)))

@@ -73,7 +73,7 @@ class Prebuild:
         try:
             kernel.configure()
             proc = self.makes.start(kernel.make_command(*kernel.build_targets()), cwd=kernel.src,
-                                    env=kernel.builder.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    env=kernel.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                     stderr=subprocess.DEVNULL)
             if proc is None:
                 return

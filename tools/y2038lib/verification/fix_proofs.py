@@ -161,7 +161,7 @@ class AheadBuilds:
             progress(f"the fix proofs' kernels were not built ahead ({err}); each proof builds its own")
 
     def make(self, kernel: Kernel, targets, check: bool) -> subprocess.CompletedProcess:
-        proc = self.makes.start(kernel.make_command(*targets), cwd=kernel.src, env=kernel.builder.env,
+        proc = self.makes.start(kernel.make_command(*targets), cwd=kernel.src, env=kernel.env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if proc is None:
             raise Y2038Error("stopped with the run")
