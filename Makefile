@@ -45,10 +45,9 @@ help:
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
 	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
-	@echo "                         on a 2-core machine (issue 29, docs/performance.md): make run cold 17.9 min"
-	@echo "                         (median of 18.3, 16.9 and 17.9 min), again unchanged 8 s, one rule changed 57 s;"
-	@echo "                         boot to verdict 36 s x86_64, 34-35 s arm (measured with ccache in depend mode,"
-	@echo "                         withdrawn 2026-12-07 for serving ARM stale kernels; not re-measured since)"
+	@echo "                         on a 2-core machine (issue 29, docs/performance.md): make run cold 19.0 min"
+	@echo "                         (one bench, empty caches, ccache in direct mode), again unchanged 6 s,"
+	@echo "                         one rule changed 72 s; boot to verdict 36 s x86_64, 34 s arm"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
