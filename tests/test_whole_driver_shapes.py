@@ -2595,6 +2595,28 @@ int request(int rw)
         self.assertIn("\tstruct timeval tpstart;\n\tlong timeuse;\n\n\tdo_gettimeofday(&tpstart);\n\trw++;\n"
                       "\tktime_get_real_ts64(&tpend);", new["blk.c"])
 
+    def test_another_files_global_of_the_name_is_its_own(self):
+        """One SoC's copy of the driver beside another's: each file defines
+        the globals, and each file's uses are its own globals'."""
+        new, converted, kept = driver_types.convert({"a/blk.c": self.CODE, "b/blk.c": self.CODE})
+        self.assertEqual(kept, [])
+        self.assertEqual(converted.count("global tpend, global tpstart"), 2)
+        for path in ("a/blk.c", "b/blk.c"):
+            self.assertIn("struct timespec64 tpstart, tpend;\nlong timeuse;", new[path])
+
+    def test_a_global_another_file_declares_extern_converts_with_its_declaration(self):
+        user = "#include <linux/time.h>\nextern struct timeval tpstart;\n\nlong show(void)\n{\n\treturn tpstart.tv_sec;\n}\n"
+        new, converted, kept = driver_types.convert({"blk.c": self.CODE, "show.c": user})
+        self.assertEqual(kept, [])
+        self.assertIn("global tpend, global tpstart", converted)
+        self.assertIn("extern struct timespec64 tpstart;\n", new["show.c"])
+
+    def test_a_global_another_file_declares_extern_is_used_there(self):
+        user = "extern struct timeval tpstart;\n\nvoid show(void)\n{\n\tvendor_log(tpstart);\n}\n"
+        _, converted, kept = driver_types.convert({"blk.c": self.CODE, "show.c": user})
+        self.assertIn("passed to vendor_log()", kept[0]["why"])
+        self.assertNotIn("global tpend, global tpstart", converted)
+
 
 POINTER_DECLARATOR = {"boost.c": """\
 struct boost_inst {

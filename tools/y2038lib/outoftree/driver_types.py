@@ -419,7 +419,7 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
         brace = opening_brace(code, start)
         struct = re.search(r"\b(?:struct|union)\s+(\w+)?\s*$", code[:brace]) if brace >= 0 else None
         return None if not struct or pointer and end != ";" else ("field", None, struct.group(1) or "")
-    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start):start]):
+    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start) + 1:start]):
         return None
     return "global", None, ""
 
@@ -577,6 +577,10 @@ class Analysis:
         self.candidates, self.abi_structs = find_candidates(self.code, self.funcs, self.type_aliases)
         self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
         self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
+        self.global_files: Dict[str, Set[str]] = {}  # a global's name -> the files defining one of that name
+        for c in self.candidates:
+            if c.kind == "global":
+                self.global_files.setdefault(c.name, set()).add(c.relpath)
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
             if c.kind == "param":
@@ -616,8 +620,11 @@ class Analysis:
         code = self.code[c.relpath]
         lo, hi = c.scope if c.scope else (0, len(code))
         if c.kind == "global":
-            files = self.code.items() if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position):c.position]) \
-                else [(c.relpath, code)]
+            # another file that defines a global of the name means its own (one
+            # SoC's copy of a driver beside another's, one of them built)
+            files = [(p, other) for p, other in self.code.items()
+                     if p == c.relpath or p not in self.global_files.get(c.name, ())] \
+                if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position) + 1:c.position]) else [(c.relpath, code)]
             for relpath, other in files:
                 for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
                     if relpath == c.relpath and m.start() == c.position:
@@ -1134,6 +1141,7 @@ def ungrouped(code: str, start: int, end: int):
         start, end = group.start(), end + close.end()
 
 
+EXTERN_DECLARATION = re.compile(r"\bextern\s+(?:volatile\s+)?(struct\s+time(?:spec|val))\s+$")
 OLD_POINTER_CAST = re.compile(r"\(\s*(?:const\s+)?(struct\s+(timespec|timeval))\s*\*\s*\)\s*&$")
 CONTROL = {"if", "while", "switch"}  # `if (ts)`: a test, no call (null_tested() reads it)
 
@@ -1147,6 +1155,10 @@ def classify(a, c, n, relpath, start, end, edits, union):
         why = allocated_use(a, c, n, relpath, code[:expr_start].rstrip(), expr_start, end, edits)
         if why is not None:
             return why
+    extern = EXTERN_DECLARATION.search(code, max(0, expr_start - 80), expr_start) if c.kind == "global" else None
+    if extern and re.match(r"\s*(?:\[[^\]]*\]\s*)?;", code[end:]):  # extern struct timeval x;: its type changes with x
+        edits[n].append((relpath, extern.start(1), extern.end(1), "struct timespec64"))
+        return ""
     member = USE_MEMBER.match(code[end:end + 200])
     if member:
         return member_use(a, c, relpath, expr_start, member.group(1), end + member.start(1), end + member.end(1),
