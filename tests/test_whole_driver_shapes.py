@@ -2714,3 +2714,29 @@ class OneNameInEachArm(unittest.TestCase):
         _, converted, kept = driver_types.convert({"tag.c": code})
         self.assertEqual(converted, [])
         self.assertEqual(len(kept), 1)
+
+
+class IncludedSource(unittest.TestCase):
+    """A board file that includes the driver's common code (`#include
+    "algo.c"`) is one translation unit with it: the common file's static
+    global is filled and reset there, and converts with those uses; a
+    non-static global of the same name elsewhere (another board's build)
+    is another variable."""
+
+    ALGO = ("static struct timeval vcap_time;\n\nlong frame_age(void)\n{\n\tstruct timeval now;\n\n"
+            "\tdo_gettimeofday(&now);\n\treturn now.tv_sec - vcap_time.tv_sec;\n}\n")
+    BOARD = ('#include "algo.c"\n\nstatic void vin_isr(void)\n{\n\tdo_gettimeofday(&vcap_time);\n}\n\n'
+             "static void reset(void)\n{\n\tvcap_time.tv_usec = 0;\n\tvcap_time.tv_sec = 0;\n}\n")
+    OTHER = ("struct timeval vcap_time;\n\nlong get_time(void __user *arg)\n{\n"
+             "\treturn copy_to_user(arg, &vcap_time, sizeof(vcap_time));\n}\n")
+
+    def test_the_static_global_converts_with_the_including_files_uses(self):
+        new, converted, kept = driver_types.convert({"ipc/algo.c": self.ALGO, "ipc/board.c": self.BOARD,
+                                                     "drv/drv.c": self.OTHER})
+        self.assertEqual(converted, ["global vcap_time"])
+        self.assertEqual(len(kept), 1)
+        self.assertIn("drv/drv.c", kept[0]["why"])
+        self.assertIn("static struct timespec64 vcap_time;", new["ipc/algo.c"])
+        for line in ("\tktime_get_real_ts64(&vcap_time);", "\tvcap_time.tv_nsec = 0;"):
+            self.assertIn(line, new["ipc/board.c"])
+        self.assertNotIn("drv/drv.c", new)

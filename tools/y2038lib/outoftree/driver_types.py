@@ -27,6 +27,7 @@ Names are matched by text, so a field name shared with another structure
 one of the shapes above keeps the cluster, which errs on the side of leaving
 code alone.
 """
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
@@ -577,10 +578,11 @@ class Analysis:
         self.candidates, self.abi_structs = find_candidates(self.code, self.funcs, self.type_aliases)
         self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
         self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
+        self.includers = including_files(texts)
         self.global_files: Dict[str, Set[str]] = {}  # a global's name -> the files defining one of that name
         for c in self.candidates:
             if c.kind == "global":
-                self.global_files.setdefault(c.name, set()).add(c.relpath)
+                self.global_files.setdefault(c.name, set()).update(self.includers[c.relpath])
         self.param_of = {}  # (function, index) -> Candidate
         for c in self.candidates:
             if c.kind == "param":
@@ -622,9 +624,11 @@ class Analysis:
         if c.kind == "global":
             # another file that defines a global of the name means its own (one
             # SoC's copy of a driver beside another's, one of them built)
+            mine = self.includers[c.relpath]
             files = [(p, other) for p, other in self.code.items()
-                     if p == c.relpath or p not in self.global_files.get(c.name, ())] \
-                if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position) + 1:c.position]) else [(c.relpath, code)]
+                     if p in mine or p not in self.global_files.get(c.name, ())] \
+                if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position) + 1:c.position]) \
+                else [(p, self.code[p]) for p in sorted(mine)]
             for relpath, other in files:
                 for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
                     if relpath == c.relpath and m.start() == c.position:
@@ -733,6 +737,30 @@ class Analysis:
 
     def _shadowed(self, relpath, f, name):
         return declares(self.code[relpath][f[1]:f[4]], name)
+
+
+QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def including_files(texts: dict) -> Dict[str, Set[str]]:
+    """Each file and the files that read it through `#include "x.c"`, at any
+    depth (a vendor's per-board file including the driver's common code):
+    they are one translation unit, so a static global of the file is theirs."""
+    included_by: Dict[str, Set[str]] = {p: set() for p in texts}
+    for p, text in texts.items():
+        for m in QUOTED_INCLUDE.finditer(text):
+            target = os.path.normpath(os.path.join(os.path.dirname(p), m.group(1)))
+            if target in included_by and target != p:
+                included_by[target].add(p)
+    closure = {}
+    for p in texts:
+        seen, todo = {p}, [p]
+        while todo:
+            for q in included_by[todo.pop()] - seen:
+                seen.add(q)
+                todo.append(q)
+        closure[p] = seen
+    return closure
 
 
 def split_args(text: str):
