@@ -4,6 +4,7 @@ shape each, seen in legacy drivers of the corpus's working half: a tv_sec
 printed through a cast under a printk level, a file-scope array of timevals,
 a timeval handed to the driver's own macros, a value the driver's own
 function returns, and what must stay as it is."""
+import time
 import unittest
 
 from helpers import put_tools_on_path
@@ -2597,10 +2598,11 @@ int request(int rw)
 
     def test_another_files_global_of_the_name_is_its_own(self):
         """One SoC's copy of the driver beside another's: each file defines
-        the globals, and each file's uses are its own globals'."""
+        the globals, and each file's uses are its own globals'; the copies
+        convert together (their users may share a header's extern)."""
         new, converted, kept = driver_types.convert({"a/blk.c": self.CODE, "b/blk.c": self.CODE})
         self.assertEqual(kept, [])
-        self.assertEqual(converted.count("global tpend, global tpstart"), 2)
+        self.assertEqual(converted.count("global tpend, global tpstart"), 1)
         for path in ("a/blk.c", "b/blk.c"):
             self.assertIn("struct timespec64 tpstart, tpend;\nlong timeuse;", new[path])
 
@@ -2740,3 +2742,34 @@ class IncludedSource(unittest.TestCase):
         for line in ("\tktime_get_real_ts64(&vcap_time);", "\tvcap_time.tv_nsec = 0;"):
             self.assertIn(line, new["ipc/board.c"])
         self.assertNotIn("drv/drv.c", new)
+
+
+class ReviewedEdges(unittest.TestCase):
+    """Edges a review of the declaration, arm and same-name rules found."""
+
+    def test_a_copy_kept_keeps_every_copy_of_the_global(self):
+        core1 = "struct timeval stamp;\nlong age(void)\n{\n\treturn stamp.tv_sec;\n}\n"
+        core2 = "struct timeval stamp;\nlong age(void)\n{\n\tvendor_log(stamp);\n\treturn 0;\n}\n"
+        touch = "extern struct timeval stamp;\nvoid touch(void)\n{\n\tdo_gettimeofday(&stamp);\n}\n"
+        new, converted, kept = driver_types.convert({"soc1/core.c": core1, "soc2/core.c": core2,
+                                                     "soc1/touch.c": touch, "soc2/touch.c": touch})
+        self.assertEqual(converted, [])
+        self.assertIn("passed to vendor_log()", kept[0]["why"])
+        self.assertEqual(new, {})
+
+    def test_a_later_declarator_used_outside_the_arm_keeps_the_list_on_its_block(self):
+        code = ("int f(void)\n{\n\tlong r = 0;\n#ifdef A\n\tstruct timeval t, tv;\n\n\tdo_gettimeofday(&t);\n"
+                "\tr = t.tv_sec;\n#endif\n\tr++;\n#ifdef A\n\tdo_gettimeofday(&tv);\n\tr += tv.tv_usec;\n#endif\n"
+                "\treturn r;\n}\n")
+        new, converted, kept = driver_types.convert({"f.c": code})
+        self.assertEqual((converted, kept), (["local t, local tv"], []))
+        self.assertIn("\tktime_get_real_ts64(&tv);\n\tr += tv.tv_nsec / NSEC_PER_USEC;", new["f.c"])
+
+    def test_a_long_declaration_list_is_read_in_linear_time(self):
+        names = ", ".join(f"reg{i}" for i in range(40))
+        code = ("struct timeval stamp;\n\nvoid dump(void)\n{\n\tunsigned int " + names.replace(", ", ",\n\t\t     ")
+                + ";\n\n\tdo_gettimeofday(&stamp);\n\tpr_info(\"%ld\\n\", stamp.tv_sec);\n}\n")
+        started = time.monotonic()
+        _, converted, _ = driver_types.convert({"dump.c": code})
+        self.assertLess(time.monotonic() - started, 10)  # the ambiguous pattern took minutes at 10 names
+        self.assertEqual(converted, ["global stamp"])

@@ -367,8 +367,9 @@ def file_candidates(relpath: str, code: str, funcs, declarations, aliases: dict)
         if not placed:
             continue
         kind, scope, function = placed
+        block = None
         if kind == "local" and scope:
-            scope = block_of(flat, m.start(), scope)
+            block = scope = block_of(flat, m.start(), scope)
             scope = own_arm(code, m.start(), scope, name) or scope
         init = initialiser(code, m.end() + decl.end()) if end == "=" and kind in ("local", "global") else None
         line_start = code.rfind("\n", 0, m.start()) + 1
@@ -380,7 +381,11 @@ def file_candidates(relpath: str, code: str, funcs, declarations, aliases: dict)
         found.append(Candidate(kind, name, ctype, relpath, (m.start(), m.end()), scope,
                                function, m.start(), bool(pointer), init, static=static))
         if kind in ("local", "global") and (end == "," or init):
-            found += more_declarators(code, m.end() + decl.end() - 1, found[-1])
+            others = more_declarators(code, m.end() + decl.end() - 1, found[-1])
+            if block and scope != block and any(own_arm(code, o.position, block, o.name) != scope for o in others):
+                for c in [found[-1], *others]:  # a name of the list used outside the arm: the list is the block's
+                    c.scope = block
+            found += others
     return found + result_candidates(relpath, code, funcs)
 
 
@@ -472,7 +477,7 @@ def arms_of(code: str, opened: int, closed: int) -> List[Tuple[int, int]]:
 
 
 # the declarators of a declaration before the one looked for: `a, *b, c[4], `
-EARLIER_DECLARATORS = r"(?:\*?\s*\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"
+EARLIER_DECLARATORS = r"(?:(?:\*\s*)?\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"  # one way to split it: linear
 
 def declares(text: str, name: str) -> bool:
     """Whether text declares name (a type word before it: `return x;` is
@@ -627,8 +632,7 @@ class Analysis:
             mine = self.includers[c.relpath]
             files = [(p, other) for p, other in self.code.items()
                      if p in mine or p not in self.global_files.get(c.name, ())] \
-                if not re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position) + 1:c.position]) \
-                else [(p, self.code[p]) for p in sorted(mine)]
+                if not self.file_local(c) else [(p, self.code[p]) for p in sorted(mine)]
             for relpath, other in files:
                 for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", other):
                     if relpath == c.relpath and m.start() == c.position:
@@ -649,6 +653,11 @@ class Analysis:
                                                    re.search(rf"(?:\bstruct\s+time(spec|val)|^{self.alias_of(c) or '$.'})\s*[^;]*$",
                                                              code[c.decl[0]:u[1]]))]
         return found
+
+    def file_local(self, c: Candidate) -> bool:
+        """Whether a global is static: its translation unit's alone."""
+        code = self.code[c.relpath]
+        return re.search(r"\bstatic\b", code[code.rfind("\n", 0, c.position) + 1:c.position]) is not None
 
     def alias_of(self, c: Candidate) -> str:
         """The driver's name of the type c is declared with (NANOTIME_T), or ''."""
@@ -933,6 +942,8 @@ def examine(a, links: Links) -> Findings:
     shared: Dict[tuple, int] = {}
     for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
         links.union(n, shared.setdefault((c.relpath, c.decl), n))
+        if c.kind == "global" and not a.file_local(c):  # one per SoC copy: their users may share a header
+            links.union(n, shared.setdefault(("global", c.name), n))
         if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
             links.union(n, shared.setdefault(("param", c.function, c.name), n))
         if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
