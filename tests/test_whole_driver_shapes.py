@@ -2773,3 +2773,14 @@ class ReviewedEdges(unittest.TestCase):
         _, converted, _ = driver_types.convert({"dump.c": code})
         self.assertLess(time.monotonic() - started, 10)  # the ambiguous pattern took minutes at 10 names
         self.assertEqual(converted, ["global stamp"])
+
+    def test_a_local_of_a_nested_block_shadows_the_global_in_that_block_only(self):
+        code = ("struct timeval tpend;\n\nvoid f(int x)\n{\n\tdo_gettimeofday(&tpend);\n\tif (x) {\n"
+                "\t\tstruct timeval t0, tpend;\n\n\t\tdo_gettimeofday(&t0);\n\t\ttpend = t0;\n\t}\n"
+                "\tx = tpend.tv_usec;\n}\n")
+        new, converted, kept = driver_types.convert({"f.c": code})
+        self.assertTrue(any("global tpend" in group for group in converted))
+        self.assertEqual(kept, [])
+        for line in ("struct timespec64 tpend;", "\tktime_get_real_ts64(&tpend);\n\tif (x) {",
+                     "\tx = tpend.tv_nsec / NSEC_PER_USEC;"):
+            self.assertIn(line, new["f.c"])

@@ -479,12 +479,16 @@ def arms_of(code: str, opened: int, closed: int) -> List[Tuple[int, int]]:
 # the declarators of a declaration before the one looked for: `a, *b, c[4], `
 EARLIER_DECLARATORS = r"(?:(?:\*\s*)?\w+\s*(?:\[[^\]]*\]\s*)?,\s*)*"  # one way to split it: linear
 
+def declaration_of(name: str):
+    """A declaration of name (a type word before it: `return x;` is none),
+    as the first declarator or a later one (struct timeval a, name;)."""
+    return re.compile(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
+                      rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
+                      rf"{re.escape(name)}\s*[;=,)]")
+
+
 def declares(text: str, name: str) -> bool:
-    """Whether text declares name (a type word before it: `return x;` is
-    none), as the first declarator or a later one (struct timeval a, name;)."""
-    return re.search(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
-                     rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
-                     rf"{re.escape(name)}\s*[;=,)]", text) is not None
+    return declaration_of(name).search(text) is not None
 
 
 def in_parameter_list(code: str, start: int) -> bool:
@@ -584,6 +588,7 @@ class Analysis:
         self.user_only = dual_build.user_only_lines(texts)  # {relpath: lines compiled without __KERNEL__ only}
         self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
         self.includers = including_files(texts)
+        self._flat: Dict[str, str] = {}  # first_branches() of a file, when a shadowing is looked up there
         self.global_files: Dict[str, Set[str]] = {}  # a global's name -> the files defining one of that name
         for c in self.candidates:
             if c.kind == "global":
@@ -640,7 +645,8 @@ class Analysis:
                     if relpath == c.relpath and c.decl[0] <= m.start() <= c.decl[1] + len(c.name) + 40 \
                             and other[c.decl[1]:m.start()].strip(" \t*,") == "":
                         continue
-                    if any(f[3] < m.start() < f[4] and self._shadowed(relpath, f, c.name) for f in self.funcs[relpath]):
+                    if any(f[3] < m.start() < f[4] and self._shadowed(relpath, f, c.name, m.start())
+                           for f in self.funcs[relpath]):
                         continue
                     found.append((relpath, m.start(), self._element_end(other, m.end()) if c.array else m.end()))
             return found
@@ -744,8 +750,23 @@ class Analysis:
         close = matching(code, end + subscript.end() - 1, "[", "]") if subscript else -1
         return close + 1 if close > 0 else end
 
-    def _shadowed(self, relpath, f, name):
-        return declares(self.code[relpath][f[1]:f[4]], name)
+    def _shadowed(self, relpath, f, name, at):
+        """Whether the mention at `at` in function f names a parameter of
+        the name or a local declared before it in a block around it."""
+        code = self.code[relpath]
+        for m in declaration_of(name).finditer(code, f[1], f[4]):
+            if m.start() < f[3]:
+                return True  # a parameter: the whole body's
+            if m.start() < at:
+                lo, hi = block_of(self.flat(relpath), m.start(), (f[3], f[4]))
+                if lo <= at <= hi:
+                    return True
+        return False
+
+    def flat(self, relpath):
+        if relpath not in self._flat:
+            self._flat[relpath] = first_branches(self.code[relpath])
+        return self._flat[relpath]
 
 
 QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
