@@ -2784,3 +2784,11 @@ class ReviewedEdges(unittest.TestCase):
         for line in ("struct timespec64 tpend;", "\tktime_get_real_ts64(&tpend);\n\tif (x) {",
                      "\tx = tpend.tv_nsec / NSEC_PER_USEC;"):
             self.assertIn(line, new["f.c"])
+
+    def test_a_static_global_on_a_files_first_line_is_that_files_alone(self):
+        mine = "static struct timeval stamp;\nlong age(void)\n{\n\tdo_gettimeofday(&stamp);\n\treturn stamp.tv_sec;\n}\n"
+        other = "struct timeval stamp;\nvoid log_it(void)\n{\n\tvendor_log(stamp);\n}\n"
+        new, converted, kept = driver_types.convert({"a.c": mine, "b.c": other})
+        self.assertEqual(converted, ["global stamp"])
+        self.assertIn("b.c", kept[0]["why"])
+        self.assertIn("static struct timespec64 stamp;", new["a.c"])
