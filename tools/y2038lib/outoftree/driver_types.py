@@ -27,12 +27,12 @@ Names are matched by text, so a field name shared with another structure
 one of the shapes above keeps the cluster, which errs on the side of leaving
 code alone.
 """
-import os
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Dict, List, Optional, Set, Tuple
 
-from . import dual_build
+from . import build_units, dual_build
 from ..csource import blank_comments_and_literals
 from ..old_time_api import PATTERN as OLD_API
 from ..engine.text_rules import opening_brace, value_end
@@ -769,17 +769,14 @@ class Analysis:
         return self._flat[relpath]
 
 
-QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-
-
 def including_files(texts: dict) -> Dict[str, Set[str]]:
     """Each file and the files that read it through `#include "x.c"`, at any
     depth (a vendor's per-board file including the driver's common code):
     they are one translation unit, so a static global of the file is theirs."""
     included_by: Dict[str, Set[str]] = {p: set() for p in texts}
     for p, text in texts.items():
-        for m in QUOTED_INCLUDE.finditer(text):
-            target = os.path.normpath(os.path.join(os.path.dirname(p), m.group(1)))
+        for include in build_units.INCLUDE.findall(text):
+            target = build_units.normalised(PurePosixPath(p).parent / include)
             if target in included_by and target != p:
                 included_by[target].add(p)
     closure = {}
