@@ -444,6 +444,12 @@ class Layouts(unittest.TestCase):
         self.assertIn("\tstruct __kernel_old_timeval latched;\n\tu32 status;\n} __packed;", self.new["dev.h"])
         self.assertIn("\tregs.latched.tv_usec = now64.tv_nsec / NSEC_PER_USEC;\n\tmemcpy_toio(", self.new["dev.c"])
 
+    def test_a_monotonic_fill_under_its_posix_clock_name_fills_the_kept_layout(self):
+        code = LAYOUTS["dev.c"].replace("ktime_get_ts(&ev.at);", "do_posix_clock_monotonic_gettime(&ev.at);")
+        new, converted, _ = driver_types.convert(dict(LAYOUTS, **{"dev.c": code}))
+        self.assertIn("field at (an ABI: kept at its size, filled from a timespec64)", converted)
+        self.assertIn("\t\tktime_get_ts64(&now64);\n\t\tev.at.tv_sec = now64.tv_sec;\n", new["dev.c"])
+
     def test_an_ioctl_timespec_copied_from_a_kernel_structure_stays(self):
         self.assertEqual([k["why"] for k in self.kept],
                          ["dev.h:10: struct dev_file_info reaches user space (field mtime); dev.c:10: a use other than "
@@ -2711,6 +2717,15 @@ class OneNameInEachArm(unittest.TestCase):
                      "\tframe->stamp = timespec64_to_ns(&curtime);\n#endif"):
             self.assertIn(line, tag)
 
+    def test_an_arms_local_is_not_the_global_another_arm_reads(self):
+        code = ("struct timeval t;\n\nlong f(void)\n{\n\tlong r = 0;\n#ifdef A\n\tstruct timeval t;\n\n"
+                "\tdo_gettimeofday(&t);\n\tr = t.tv_sec;\n#else\n\tvendor_log(t);\n#endif\n\treturn r;\n}\n")
+        new, converted, kept = driver_types.convert({"f.c": code})
+        self.assertEqual(converted, ["local t"])
+        self.assertIn("f.c:12: passed to vendor_log() [global t", kept[0]["why"])
+        self.assertIn("struct timeval t;\n\nlong f(void)", new["f.c"])
+        self.assertIn("#ifdef A\n\tstruct timespec64 t;\n\n\tktime_get_real_ts64(&t);", new["f.c"])
+
     def test_a_use_after_the_conditional_makes_one_variable_of_them(self):
         code = SAME_NAME_ARMS["tag.c"].replace("\treturn ret;", "\tpr_info(\"%ld\\n\", curtime.tv_sec);\n\treturn ret;")
         _, converted, kept = driver_types.convert({"tag.c": code})
@@ -2784,6 +2799,17 @@ class ReviewedEdges(unittest.TestCase):
         for line in ("struct timespec64 tpend;", "\tktime_get_real_ts64(&tpend);\n\tif (x) {",
                      "\tx = tpend.tv_nsec / NSEC_PER_USEC;"):
             self.assertIn(line, new["f.c"])
+
+    def test_a_block_scope_extern_names_the_global_and_converts_with_it(self):
+        glob = "struct timeval stamp;\n\nlong age(void)\n{\n\treturn stamp.tv_sec;\n}\n"
+        user = "void touch(void)\n{\n\textern struct timeval stamp;\n\n\tdo_gettimeofday(&stamp);\n}\n"
+        new, converted, kept = driver_types.convert({"a.c": glob, "b.c": user})
+        self.assertEqual((converted, kept), (["global stamp"], []))
+        self.assertIn("\textern struct timespec64 stamp;\n\n\tktime_get_real_ts64(&stamp);", new["b.c"])
+        _, converted, kept = driver_types.convert({"a.c": glob, "b.c": user.replace("do_gettimeofday(&stamp)",
+                                                                                     "vendor_log(stamp)")})
+        self.assertEqual(converted, [])
+        self.assertIn("b.c:5: passed to vendor_log()", kept[0]["why"])
 
     def test_a_static_global_on_a_files_first_line_is_that_files_alone(self):
         mine = "static struct timeval stamp;\nlong age(void)\n{\n\tdo_gettimeofday(&stamp);\n\treturn stamp.tv_sec;\n}\n"

@@ -425,9 +425,14 @@ def placement(code: str, start: int, funcs, pointer: str, end: str):
         brace = opening_brace(code, start)
         struct = re.search(r"\b(?:struct|union)\s+(\w+)?\s*$", code[:brace]) if brace >= 0 else None
         return None if not struct or pointer and end != ";" else ("field", None, struct.group(1) or "")
-    if pointer or re.search(r"\bextern\b", code[code.rfind("\n", 0, start) + 1:start]):
+    if pointer or is_extern(code, start):
         return None
     return "global", None, ""
+
+
+def is_extern(code: str, start: int) -> bool:
+    """Whether the declaration at start is an extern one (its line says so)."""
+    return re.search(r"\bextern\b", code[code.rfind("\n", 0, start) + 1:start]) is not None
 
 
 def block_of(flat: str, start: int, body: Tuple[int, int]) -> Tuple[int, int]:
@@ -442,21 +447,27 @@ def block_of(flat: str, start: int, body: Tuple[int, int]) -> Tuple[int, int]:
 
 def own_arm(code: str, start: int, scope: Tuple[int, int], name: str) -> Optional[Tuple[int, int]]:
     """The arm of a conditional in scope where a local is declared at start,
-    when each arm of it that mentions the name declares it too and scope
-    mentions it nowhere else (#ifdef X struct timeval t; ... #else struct
-    timespec t; ... #endif): two variables, each its own arm's."""
+    when scope mentions the name nowhere outside that conditional (#ifdef X
+    struct timeval t; ... #else struct timespec t; ... #endif): a local of
+    one arm is that arm's alone, whatever another arm names so."""
     mentions = [scope[0] + m.start() for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\b", code[scope[0]:scope[1]])]
     for opened, closed in conditional_arms(code, scope[0], scope[1]):
         if not opened <= start < closed:
             continue
         if any(not opened <= at < closed for at in mentions):
             return None
-        arms = arms_of(code, opened, closed)
-        if any(mentioned and not declares(code[lo:hi], name) for lo, hi in arms
-               for mentioned in [any(lo <= at < hi for at in mentions)]):
-            return None
-        return next((lo, hi) for lo, hi in arms if lo <= start < hi)
+        return next((lo, hi) for lo, hi in arms_of(code, opened, closed) if lo <= start < hi)
     return None
+
+
+def in_other_arms(code: str, scope: Tuple[int, int], one: int, other: int) -> bool:
+    """Whether two places of scope sit in different arms of one conditional
+    (a local declared under #ifdef X is not the name an #else arm reads)."""
+    for opened, closed in conditional_arms(code, scope[0], scope[1]):
+        if opened <= one < closed and opened <= other < closed:
+            return len({i for i, (lo, hi) in enumerate(arms_of(code, opened, closed))
+                        for at in (one, other) if lo <= at < hi}) == 2
+    return False
 
 
 def arms_of(code: str, opened: int, closed: int) -> List[Tuple[int, int]]:
@@ -485,10 +496,6 @@ def declaration_of(name: str):
     return re.compile(rf"\bstruct\s+\w+\s+{EARLIER_DECLARATORS}\*?\s*{re.escape(name)}\b|"
                       rf"\b(?!return\b|else\b|case\b|goto\b|sizeof\b)\w+\s+{EARLIER_DECLARATORS}\*?"
                       rf"{re.escape(name)}\s*[;=,)]")
-
-
-def declares(text: str, name: str) -> bool:
-    return declaration_of(name).search(text) is not None
 
 
 def in_parameter_list(code: str, start: int) -> bool:
@@ -755,9 +762,11 @@ class Analysis:
         the name or a local declared before it in a block around it."""
         code = self.code[relpath]
         for m in declaration_of(name).finditer(code, f[1], f[4]):
+            if is_extern(code, m.start()):
+                continue  # `extern struct timeval x;` in a block names the global
             if m.start() < f[3]:
                 return True  # a parameter: the whole body's
-            if m.start() < at:
+            if m.start() < at and not in_other_arms(code, (f[3], f[4]), m.start(), at):
                 lo, hi = block_of(self.flat(relpath), m.start(), (f[3], f[4]))
                 if lo <= at <= hi:
                     return True
