@@ -45,9 +45,10 @@ help:
 	@echo "  make legacy-patch       regenerate boot-tests/legacy-modules/y2038-convert.{patch,txt}"
 	@echo "  make bench              apply vs coccicheck and the floor, build cold vs ccache, boot per arch,"
 	@echo "                         make run cold / unchanged / one rule changed (ONLY=apply|build|boot|run)"
-	@echo "                         on a 2-core machine (issue 29, docs/performance.md): make run cold 19.0 min"
-	@echo "                         (one bench, empty caches, ccache in direct mode), again unchanged 6 s,"
-	@echo "                         one rule changed 72 s; boot to verdict 36 s x86_64, 34 s arm"
+	@echo "                         on a fresh 2-core machine (issue 29, docs/performance.md): make run cold"
+	@echo "                         496 s and 537 s (two benches, empty caches; 1140 s on a slower machine"
+	@echo "                         of the same kind), again unchanged 3 s, one rule changed 34-35 s;"
+	@echo "                         boot to verdict 34-37 s x86_64, 34-35 s arm"
 	@echo
 	@echo "Variables: KVER=6.1|6.12|/path/to/linux.tar.xz|/path/to/tree  JOBS=n (default: the cores)"
 	@echo "           DISTCC=1: build and boot compile through distcc (hosts: DISTCC_HOSTS or ~/.distcc/hosts)"
