@@ -2759,6 +2759,100 @@ class IncludedSource(unittest.TestCase):
         self.assertNotIn("drv/drv.c", new)
 
 
+CONFIGURATIONS = {"stats.h": """\
+#ifdef FRAME_TIME
+void measure(struct frame_stats *stats, struct timeval *queued, struct timeval *done);
+#endif
+#ifdef CMD_TIME
+void measure(struct cmd_stats *stats, u32 instance, struct timeval *start, struct timeval *end);
+#endif
+""", "stats.c": """\
+#include "stats.h"
+
+#ifdef FRAME_TIME
+void measure(struct frame_stats *stats, struct timeval *queued, struct timeval *done)
+{
+	stats->total += (done->tv_sec - queued->tv_sec) * 1000000 + (done->tv_usec - queued->tv_usec);
+}
+#endif
+
+#ifdef CMD_TIME
+void measure(struct cmd_stats *stats, u32 instance, struct timeval *start, struct timeval *end)
+{
+	stats->last = (end->tv_sec - start->tv_sec) * 1000000 + (end->tv_usec - start->tv_usec);
+	stats->instance = instance;
+}
+#endif
+""", "frame.c": """\
+#include "stats.h"
+
+struct frame {
+	struct timeval queued;
+	struct timeval done;
+};
+
+void frame_done(struct frame_stats *stats, struct frame *f)
+{
+#ifdef FRAME_TIME
+	do_gettimeofday(&f->done);
+	measure(stats, &f->queued, &f->done);
+#endif
+}
+
+void frame_queue(struct frame *f)
+{
+	do_gettimeofday(&f->queued);
+}
+""", "cmd.c": """\
+#include "stats.h"
+
+void cmd_run(struct cmd_stats *stats, struct msg *msg)
+{
+	struct timeval start, end;
+
+	do_gettimeofday(&start);
+	send(msg);
+#ifdef CMD_TIME
+	do_gettimeofday(&end);
+	measure(stats, msg->instance, &start, &end);
+#endif
+}
+"""}
+
+
+class OneFunctionPerConfiguration(unittest.TestCase):
+    """A function defined once per configuration (#ifdef FRAME_TIME ...
+    #endif, #ifdef CMD_TIME ... #endif) with other parameters in each, each
+    called under its own #ifdef: a call hands its arguments to the
+    definition its conditionals select, a prototype declares that one."""
+
+    def test_each_configurations_function_converts_with_its_own_calls(self):
+        new, converted, kept = driver_types.convert(CONFIGURATIONS)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["field done, param done", "field queued, param queued",
+                                             "local end, local start, param end, param start"])
+        self.assertIn("void measure(struct frame_stats *stats, struct timespec64 *queued, struct timespec64 *done);",
+                      new["stats.h"])
+        self.assertIn("void measure(struct cmd_stats *stats, u32 instance, struct timespec64 *start, "
+                      "struct timespec64 *end);", new["stats.h"])
+
+    def test_a_foreign_argument_keeps_its_own_configurations_function_only(self):
+        code = CONFIGURATIONS["cmd.c"].replace("&start, &end);", "&msg->sent, &end);")
+        new, converted, kept = driver_types.convert(dict(CONFIGURATIONS, **{"cmd.c": code}))
+        self.assertIn("field done, param done", converted)  # the other configuration's call had taken it
+        self.assertEqual([k["why"][:50] for k in kept], ["cmd.c:11: measure() is given &msg->sent, not one o"])
+        self.assertIn("u32 instance, struct timeval *start, struct timespec64 *end);", new["stats.h"])
+        self.assertIn("struct timespec64 *queued, struct timespec64 *done);", new["stats.h"])
+
+    def test_a_static_helper_of_each_file_takes_its_own_files_calls(self):
+        helper = ("static long age(struct timeval *t)\n{\n\treturn t->tv_sec;\n}\n\n"
+                  "long now_age(void)\n{\n\tstruct timeval now;\n\n\tdo_gettimeofday(&now);\n\treturn age(&now);\n}\n")
+        foreign = helper.replace("return age(&now);", "return age(&now) + age(&kernel_stamp);")
+        _, converted, kept = driver_types.convert({"a.c": helper, "b.c": foreign})
+        self.assertEqual(converted, ["local now, param t"])
+        self.assertIn("b.c", kept[0]["why"])
+
+
 class ReviewedEdges(unittest.TestCase):
     """Edges a review of the declaration, arm and same-name rules found."""
 

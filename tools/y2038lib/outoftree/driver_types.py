@@ -460,6 +460,26 @@ def own_arm(code: str, start: int, scope: Tuple[int, int], name: str) -> Optiona
     return None
 
 
+CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+
+
+def configuration_at(code: str, pos: int) -> frozenset:
+    """The conditions of the conditional arms around pos, each as its
+    directive reads (`ifdef X`; `!ifdef X` in its #else)."""
+    stack: List[str] = []
+    for m in CONDITIONAL.finditer(code, 0, pos):
+        word, condition = m.group(1), " ".join(m.group(2).split())
+        if word.startswith("if"):
+            stack.append(f"{word} {condition}")
+        elif stack and word == "elif":
+            stack[-1] = f"elif {condition}"
+        elif stack and word == "else":
+            stack[-1] = "!" + stack[-1]
+        elif stack and word == "endif":
+            stack.pop()
+    return frozenset(stack)
+
+
 def in_other_arms(code: str, scope: Tuple[int, int], one: int, other: int) -> bool:
     """Whether two places of scope sit in different arms of one conditional
     (a local declared under #ifdef X is not the name an #else arm reads)."""
@@ -600,14 +620,14 @@ class Analysis:
         for c in self.candidates:
             if c.kind == "global":
                 self.global_files.setdefault(c.name, set()).update(self.includers[c.relpath])
-        self.param_of = {}  # (function, index) -> Candidate
+        self.param_of: Dict[Tuple[str, int], List[Candidate]] = {}  # (function, index) -> one per definition
         for c in self.candidates:
             if c.kind == "param":
-                f = next(f for f in self.funcs[c.relpath] if f[0] == c.function)
+                f = next(f for f in self.funcs[c.relpath] if (f[3], f[4]) == c.scope)
                 params = split_args(self.code[c.relpath][f[1]:f[2]])
                 index = next((i for i, p in enumerate(params) if re.search(rf"\b{c.name}\s*$", p.strip())), None)
                 if index is not None:
-                    self.param_of[(c.function, index)] = c
+                    self.param_of.setdefault((c.function, index), []).append(c)
         self.defined = {f[0] for fs in self.funcs.values() for f in fs}
         # `#define NANOTIME_SUB _isp_microtime_sub`: a call of the name is a call of the function
         # (`#define ns_to_timeval portable_ns_to_timeval` is a compat shim: the kernel's code calls it too)
@@ -691,6 +711,39 @@ class Analysis:
                 member = re.search(r"(?:\.|->)\s*([A-Za-z_]\w*)\s*=\s*$", code[:m.start()])
                 found.append((relpath, member.start(1), member.group(1)) if member else (relpath, m.start(), ""))
         return found
+
+    def definitions_reached(self, fname: str, relpath: str, pos: int) -> list:
+        """The definitions [(file, function)] of fname that a call or a
+        prototype at pos in relpath names: its translation unit's own when
+        it has one; of several, those the conditionals around pos select
+        too (a function defined once per configuration: #ifdef A ... #endif
+        #ifdef B ... #endif, each called under its own #ifdef)."""
+        defs = [(p, f) for p, fs in self.funcs.items() for f in fs if f[0] == fname]
+        defs = [(p, f) for p, f in defs if relpath in self.includers[p]] or defs
+        if len(defs) < 2:
+            return defs
+        here = configuration_at(self.code[relpath], pos)
+        return [(p, f) for p, f in defs if configuration_at(self.code[p], f[1]) <= here] or defs
+
+    def static_function(self, c: Candidate) -> bool:
+        """Whether a parameter's function is defined static."""
+        code = self.code[c.relpath]
+        name_start = next(f[1] for f in self.funcs[c.relpath] if (f[3], f[4]) == c.scope) - 1
+        name_start = code.rfind(c.function, 0, name_start)
+        head = code[max(code.rfind(";", 0, name_start), code.rfind("}", 0, name_start),
+                        code.rfind("#", 0, name_start)) + 1:name_start]
+        return re.search(r"\bstatic\b", head) is not None
+
+    def reaches(self, c: Candidate, fname: str, relpath: str, pos: int) -> bool:
+        """Whether a call or prototype of fname at pos names c's function."""
+        return any(p == c.relpath and (f[3], f[4]) == c.scope for p, f in self.definitions_reached(fname, relpath, pos))
+
+    def params_reached(self, fname: str, idx: int, relpath: str, pos: int) -> Optional[List[Candidate]]:
+        """The parameter candidates a call's idx-th argument reaches, None
+        where a definition it reaches takes no candidate there."""
+        defs = self.definitions_reached(fname, relpath, pos)
+        targets = [c for c in self.param_of.get((fname, idx), []) if self.reaches(c, fname, relpath, pos)]
+        return targets if defs and len(targets) == len(defs) else None
 
     def called(self, name: str) -> bool:
         """Whether the directory calls the function (not only declares or
@@ -972,7 +1025,8 @@ def examine(a, links: Links) -> Findings:
         if c.kind == "global" and not a.file_local(c):  # one per SoC copy: their users may share a header
             links.union(n, shared.setdefault(("global", c.name), n))
         if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
-            links.union(n, shared.setdefault(("param", c.function, c.name), n))
+            own_file = c.relpath if a.static_function(c) else ""  # a static one's are its file's alone
+            links.union(n, shared.setdefault(("param", c.function, c.name, own_file), n))
         if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
             links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
     alias_uses(a, found)
@@ -1074,13 +1128,15 @@ def foreign_argument(a, c, n, found: Findings) -> None:
     """A parameter converts with what the calls of its function (or of an
     alias of it) hand it: an argument that is not one of the driver's values
     nor NULL (`age(&k->stamp)`, a kernel structure's field) keeps the group."""
-    index = next((i for (_, i), p in a.param_of.items() if p is c), -1)
+    index = param_index(a, c)
     names = {c.function} | {alias for alias, f in a.aliases.items() if f == c.function}
     calls = re.compile(rf"\b({'|'.join(map(re.escape, sorted(names)))})\s*\(")
     for relpath, code in a.code.items() if index >= 0 else []:
         for m in calls.finditer(code):
             if not any(f[3] < m.start() < f[4] for f in a.funcs[relpath]):
                 continue  # a definition or a prototype: no call inside a function's body
+            if not a.reaches(c, c.function, relpath, m.start()):
+                continue  # a call of another definition of the name (another configuration's)
             close = matching(code, m.end() - 1)
             args = split_args(code[m.end():close]) if close > 0 else []
             if index >= len(args) or args[index].strip() in ("NULL", "0"):
@@ -1094,6 +1150,11 @@ def foreign_argument(a, c, n, found: Findings) -> None:
                            start + len(args[index].rstrip())) is None:
                 found.problems.setdefault(n, f"{relpath}:{line_of(code, m.start())}: {m.group(1)}() is given "
                                              f"{args[index].strip()[:40]}, not one of the driver's values")
+
+
+def param_index(a, c) -> int:
+    """The position of a parameter candidate in its function's list, -1 if unknown."""
+    return next((i for (_, i), ps in a.param_of.items() if any(p is c for p in ps)), -1)
 
 
 def value_form(name: str, ctype: str) -> Optional[str]:
@@ -1670,8 +1731,8 @@ def prototype_edits(a, params):
     """The declarations (prototypes) of functions whose parameters convert."""
     found = []
     for c in params:
-        index = next((i for (fname, i), p in a.param_of.items() if p is c), None)
-        if index is None:
+        index = param_index(a, c)
+        if index < 0:
             continue
         for relpath, code in a.code.items():
             for m in re.finditer(rf"\b{re.escape(c.function)}\s*\(", code):
@@ -1679,8 +1740,8 @@ def prototype_edits(a, params):
                 if close < 0 or not re.match(r"\s*;", code[close + 1:]):
                     continue
                 depth = code[:m.start()].count("{") - code[:m.start()].count("}")
-                if depth:
-                    continue  # a call, not a declaration
+                if depth or not a.reaches(c, c.function, relpath, m.start()):
+                    continue  # a call, not a declaration; or another configuration's prototype
                 params = split_args(code[m.end():close])
                 if index >= len(params):
                     continue
@@ -1817,20 +1878,22 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     """place: (relpath, offset of the call's '('), to rename a call through
     an ops member (x->gettime(...) -> x->gettime64(...)).  A call of an alias
     of the driver's function is a call of the function."""
-    target = a.param_of.get((a.aliases.get(fname, fname), idx))
-    if target is None and fname in OPS_64 and place:  # a call through the ops member
+    targets = a.params_reached(a.aliases.get(fname, fname), idx, *place) if place else None
+    if targets is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
         start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
         member_call = re.search(r"(\.|->)\s*$", a.code[relpath][:start])
         callbacks = [a.param_of.get((f, idx)) for f in a.ops_members(fname)]
         if member_call and callbacks and all(callbacks):
             for callback in callbacks:
-                union(n, a.candidates.index(callback))
+                for target in callback:
+                    union(n, a.candidates.index(target))
             edits.append((relpath, start, open_, OPS_64[fname]))
             return ""
-    if target is None:
+    if targets is None:
         return f"passed to {fname}()"
-    union(n, a.candidates.index(target))
+    for target in targets:
+        union(n, a.candidates.index(target))
     return ""
 
 
