@@ -628,7 +628,11 @@ class Analysis:
                 index = next((i for i, p in enumerate(params) if re.search(rf"\b{c.name}\s*$", p.strip())), None)
                 if index is not None:
                     self.param_of.setdefault((c.function, index), []).append(c)
-        self.defined = {f[0] for fs in self.funcs.values() for f in fs}
+        self.definitions: Dict[str, list] = {}  # a function's name -> its definitions [(file, function)]
+        for p, fs in self.funcs.items():
+            for f in fs:
+                self.definitions.setdefault(f[0], []).append((p, f))
+        self.defined = set(self.definitions)
         # `#define NANOTIME_SUB _isp_microtime_sub`: a call of the name is a call of the function
         # (`#define ns_to_timeval portable_ns_to_timeval` is a compat shim: the kernel's code calls it too)
         self.aliases = {m.group(1): m.group(2) for code in self.code.values() for m in OBJECT_ALIAS.finditer(code)
@@ -718,7 +722,7 @@ class Analysis:
         it has one; of several, those the conditionals around pos select
         too (a function defined once per configuration: #ifdef A ... #endif
         #ifdef B ... #endif, each called under its own #ifdef)."""
-        defs = [(p, f) for p, fs in self.funcs.items() for f in fs if f[0] == fname]
+        defs = self.definitions.get(fname, [])
         defs = [(p, f) for p, f in defs if relpath in self.includers[p]] or defs
         if len(defs) < 2:
             return defs
