@@ -2853,6 +2853,62 @@ class OneFunctionPerConfiguration(unittest.TestCase):
         self.assertIn("b.c", kept[0]["why"])
 
 
+PARENTHESISED_ADDRESS = {"voice.c": """\
+struct voice_stats {
+	unsigned long max_delta;
+	struct timeval delta;
+	struct timeval last_ts;
+};
+
+struct voice_dev {
+	struct voice_stats stats;
+};
+
+static void voice_stats(unsigned long *p_max, struct timeval *p_result, struct timeval *p_last)
+{
+	struct timeval now;
+
+	do_gettimeofday(&now);
+	p_result->tv_sec = now.tv_sec - p_last->tv_sec;
+	p_result->tv_usec = now.tv_usec - p_last->tv_usec;
+	if (p_result->tv_usec > *p_max)
+		*p_max = p_result->tv_usec;
+	*p_last = now;
+}
+
+void voice_tx_done(struct voice_dev *p_dev)
+{
+	voice_stats(&(p_dev->stats.max_delta), &(p_dev->stats.delta), &(p_dev->stats.last_ts));
+}
+"""}
+
+
+class ParenthesisedAddress(unittest.TestCase):
+    """`&(p->stats.ts)` handed to the driver's function is the field's
+    address as `&p->stats.ts` is: the field converts with the parameter."""
+
+    def test_a_field_passed_as_its_parenthesised_address_converts_with_the_parameter(self):
+        new, converted, kept = driver_types.convert(PARENTHESISED_ADDRESS)
+        self.assertEqual(kept, [])
+        self.assertEqual(converted, ["field delta, param p_result", "field last_ts, local now, param p_last"])
+        self.assertIn("\tstruct timespec64 delta;\n\tstruct timespec64 last_ts;", new["voice.c"])
+        self.assertIn("voice_stats(&(p_dev->stats.max_delta), &(p_dev->stats.delta), &(p_dev->stats.last_ts));",
+                      new["voice.c"])
+
+    def test_a_parenthesised_foreign_address_keeps_the_group(self):
+        code = PARENTHESISED_ADDRESS["voice.c"].replace("&(p_dev->stats.last_ts));", "&(kernel_stamp));")
+        _, converted, kept = driver_types.convert({"voice.c": code})
+        self.assertNotIn("param p_last", " ".join(converted))
+        self.assertEqual(len(kept), 1)
+        self.assertIn("voice_stats() is given &(kernel_stamp)", kept[0]["why"])
+
+    def test_a_structure_named_like_the_function_is_no_use_of_it(self):
+        code = PARENTHESISED_ADDRESS["voice.c"].replace("voice_stats {", "voice_dev_stats {").replace(
+            "struct voice_stats stats;", "struct voice_dev_stats stats;")
+        self.assertEqual(driver_types.convert({"voice.c": code})[1:],
+                         driver_types.convert(PARENTHESISED_ADDRESS)[1:])
+
+
 class ReviewedEdges(unittest.TestCase):
     """Edges a review of the declaration, arm and same-name rules found."""
 

@@ -230,6 +230,7 @@ def functions(code: str):
     return found
 
 
+TAG_OR_MEMBER_BEFORE = re.compile(r"(?:\b(?:struct|union|enum)|\.|->)\s*$")  # before a name: not the function
 OBJECT_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(\w+)[ \t]*$", re.M)  # #define NEW old_function
 OBJECT_ALIAS_LINE = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\w+")  # its line, up to the function's name
 MACRO_HEADER = re.compile(r"[ \t]*#[ \t]*define[ \t]+\w+\([^)]*\)[ \t]*")  # a line's start that precedes a macro's body
@@ -709,6 +710,8 @@ class Analysis:
         found = []
         for relpath, code in self.code.items():
             for m in re.finditer(rf"\b{re.escape(name)}\b(?!\s*\()", code):
+                if TAG_OR_MEMBER_BEFORE.search(code, max(0, m.start() - 20), m.start()):
+                    continue  # struct voice_stats, p->voice_stats: another name space's
                 alias = OBJECT_ALIAS_LINE.fullmatch(code[code.rfind("\n", 0, m.start()) + 1:m.end()])
                 if alias and self.aliases.get(alias.group(1)) == name:
                     continue  # the alias's own definition: calls of it are calls of the function
@@ -1801,7 +1804,9 @@ def timeval_braces(c, start: int, value: str, out) -> str:
 def link_target(a, relpath, start, end):
     """The candidate an lvalue expression names, or None."""
     code = a.code[relpath]
-    text = code[start:end]
+    text = code[start:end].strip()
+    while text.startswith("(") and matching(text, 0) == len(text) - 1:  # grouping parentheses: &(p->stats.ts)
+        text = text[1:-1].strip()
     field = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*$", text)
     element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*", text)  # an array's element
     field_element = re.search(r"(\.|->)\s*([A-Za-z_]\w*)\s*\[[^\[\]]*\]\s*$", text)  # p->times[i]
