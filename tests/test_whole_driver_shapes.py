@@ -2909,6 +2909,31 @@ class ParenthesisedAddress(unittest.TestCase):
                          driver_types.convert(PARENTHESISED_ADDRESS)[1:])
 
 
+class TimevalToNs(unittest.TestCase):
+    """timeval_to_ns(&x) of a timeval that converts is timespec64_to_ns(&x)
+    (the same instant, in nanoseconds); a local of one declaration with it
+    is this pass's: no per-file rule reads timeval_to_ns()."""
+
+    CODE = ("struct timeval last_enabled;\n\nstatic void wait_after(struct timeval since, u32 delay_us)\n{\n"
+            "\tstruct timeval now;\n\ts64 elapsed;\n\n\tdo_gettimeofday(&now);\n"
+            "\telapsed = timeval_to_ns(&now) - timeval_to_ns(&since);\n\tif (elapsed < delay_us * 1000)\n"
+            "\t\tudelay(delay_us - elapsed / 1000);\n}\n\nvoid enable(void)\n{\n\twait_after(last_enabled, 100);\n"
+            "\tdo_gettimeofday(&last_enabled);\n}\n")
+
+    def test_the_global_the_parameter_and_the_local_convert(self):
+        new, converted, kept = driver_types.convert({"reg.c": self.CODE})
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["global last_enabled, param since", "local now"])
+        self.assertIn("\tktime_get_real_ts64(&now);\n\telapsed = timespec64_to_ns(&now) - timespec64_to_ns(&since);",
+                      new["reg.c"])
+
+    def test_a_lone_local_with_it_is_this_passs(self):
+        code = self.CODE.replace("timeval_to_ns(&since)", "0")
+        new, converted, _ = driver_types.convert({"reg.c": code})
+        self.assertIn("local now", converted)
+        self.assertIn("elapsed = timespec64_to_ns(&now) - 0;", new["reg.c"])
+
+
 class ReviewedEdges(unittest.TestCase):
     """Edges a review of the declaration, arm and same-name rules found."""
 

@@ -66,7 +66,8 @@ COMPAT_COPIES = {"compat_get_timespec": "get_old_timespec32", "compat_put_timesp
 USER_COPIES = {"copy_from_user": ("get_user", 0, 1), "copy_to_user": ("put_user", 1, 0)}  # -> (access, value arg, user arg)
 OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec")}
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
-TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies"}
+TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies",
+                   "timeval_to_ns": "timespec64_to_ns"}
 SCALAR_ARGS = {"set_normalized_timespec": {1, 2}, "timespec_add_ns": {1}}  # helper -> its number arguments
 VALUES = {  # call assigned to a candidate -> its timespec64 form
     "ns_to_timespec": "ns_to_timespec64", "ktime_to_timespec": "ktime_to_timespec64",
@@ -917,6 +918,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     for _, members in sorted(links.groups().items()):
         lone = lone_locals(a, members)
         pass_only = any(e[3] in PASS_ONLY_EDITS or e[3].startswith(PASS_ONLY_STARTS) or "input_event_sec = " in e[3]
+                        or a.candidates[m].type == "timeval" and e[3] in TIMEVAL_HELPERS.values()  # no rule reads them
                         for m in members for e in found.edits[m])
         widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
         if lone and not pass_only and not widened:
