@@ -1002,7 +1002,9 @@ class MacroHeader(unittest.TestCase):
 
 
 # A format whose text starts with a capitalised word is one string; a
-# format continued by a macro is not one this pass can read.
+# macro before the conversion printed may hold conversions of its own (this
+# pass cannot count them), one after it or a string macro of the driver's
+# shifts nothing.
 CAPITALISED_FORMAT = {"drift.c": """\
 struct bus {
 	struct timeval seen;
@@ -1018,7 +1020,7 @@ static void show(struct bus *bus)
 static void tell(struct bus *bus)
 {
 	do_gettimeofday(&bus->told);
-	pr_info("told %ld " UNIT_NAME "\\\\n", bus->told.tv_sec);
+	pr_info(UNIT_NAME " told %ld\\\\n", bus->told.tv_sec);
 }
 """}
 
@@ -1030,6 +1032,13 @@ class CapitalisedFormat(unittest.TestCase):
         self.assertIn('pr_info("DRIFT %lld sec\\\\n", bus->seen.tv_sec);', new["drift.c"])
         self.assertEqual([k["names"] for k in kept], [[("drift.c", "told")]])
         self.assertIn("format built from macros", kept[0]["why"])
+
+    def test_a_macro_after_the_conversion_or_a_string_macro_before_it_shifts_nothing(self):
+        for code in (CAPITALISED_FORMAT["drift.c"].replace('UNIT_NAME " told %ld\\\\n"', '" told %ld " UNIT_NAME "\\\\n"'),
+                     '#define UNIT_NAME "drift: "\n' + CAPITALISED_FORMAT["drift.c"]):
+            new, converted, kept = driver_types.convert({"drift.c": code})
+            self.assertEqual((converted, kept), (["field seen", "field told"], []))
+            self.assertIn(" told %lld", new["drift.c"])
 
 
 # BSD's tvsub(): tv_usec written inside a condition that tests its sign.

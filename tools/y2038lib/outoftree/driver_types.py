@@ -641,6 +641,7 @@ class Analysis:
                         if m.group(2) in self.defined and m.group(1) not in SHIM_NAMES and not OLD_API.match(f"{m.group(1)}(")}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
+        self.string_macros = string_macros(texts.values())
         self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
         self.struct_names = {m.group(1) for code in self.code.values() for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", code)}
         # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
@@ -1975,30 +1976,59 @@ def call_args(a, relpath, open_, close) -> list:
     return args
 
 
+FORMAT_SPEC = re.compile(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))")
+FORMAT_PIECE = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_]\w*|\S')  # a literal, a name, anything else
+
+
+def string_macros(texts) -> Set[str]:
+    """The object-like macros every definition of which in the driver is a
+    string literal without a conversion (`#define LOG_TAG "MEDIA_MNTN"`):
+    a format's piece that shifts none of its conversions."""
+    values: Dict[str, Set[bool]] = {}
+    for text in texts:
+        for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(.*)$", text, re.M):
+            literal = re.fullmatch(r'"[^"%\\]*"', m.group(2).split("/*")[0].strip()) is not None
+            values.setdefault(m.group(1), set()).add(literal)
+    return {name for name, literal in values.items() if literal == {True}}
+
+
+def format_specs(a, fmt_arg: str, position: int):
+    """[(offset in fmt_arg, spec match in its literal)] of a format's
+    conversions up to the position-th, or None where a piece before it is
+    neither a literal, a printk level nor one of string_macros() (a macro
+    parameter `fmt` after it shifts nothing)."""
+    specs: list = []
+    for piece in FORMAT_PIECE.finditer(fmt_arg):
+        token = piece.group(0)
+        if token.startswith('"'):
+            specs += [(piece.start(), s) for s in FORMAT_SPEC.finditer(token) if s.group(0) != "%%"]
+            if len(specs) > position:
+                return specs
+        elif not (KERN_LEVEL.match(token) or token in a.string_macros):
+            return None
+    return specs
+
+
 def print_edit(a, relpath, call, expr_start, m_end, out):
     """tv_sec printed: its conversion in the format becomes %lld."""
     name, open_, close, idx = call
-    text = a.texts[relpath]
     args = call_args(a, relpath, open_, close)
     fmt_index = next((i for i, arg in enumerate(args) if re.search(r'"', arg)), None)
     if fmt_index is None or idx <= fmt_index:
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
-    outside = re.sub(r'"(?:[^"\\]|\\.)*"', '""', KERN_LEVEL.sub("", fmt_arg))  # a literal's words are no macros
-    if re.search(r'"\s*[A-Za-z_]\w*\s*"|\b[A-Z_]{2,}\b\s*"|"\s*\b[A-Z_]{2,}\b', outside):
+    position = idx - fmt_index - 1
+    specs = format_specs(a, fmt_arg, position)
+    if specs is None:
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
-    specs = list(re.finditer(r"%(?:%|[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([diouxXcspn]))",
-                             text[fmt_offset:fmt_offset + len(fmt_arg)]))
-    specs = [s for s in specs if s.group(0) != "%%"]
-    position = idx - fmt_index - 1
-    if any("*" in (s.group(0)) for s in specs) or position >= len(specs):
+    if any("*" in s.group(0) for _, s in specs) or position >= len(specs):
         return "printed with a format this pass cannot read"
-    spec = specs[position]
+    base, spec = specs[position]
     if spec.group(4) not in "diuxX":
         return "printed as something else than a number"
-    start = fmt_offset + spec.start(3) if spec.group(3) else fmt_offset + spec.start(4)
-    end = fmt_offset + spec.end(4)
+    start = fmt_offset + base + (spec.start(3) if spec.group(3) else spec.start(4))
+    end = fmt_offset + base + spec.end(4)
     # time64_t is a signed long long
     out.append((relpath, start, end, "lld" if spec.group(4) in "diu" else "ll" + spec.group(4)))
     return ""
