@@ -2943,6 +2943,83 @@ class TimevalToNs(unittest.TestCase):
         self.assertIn("elapsed = timespec64_to_ns(&now) - 0;", new["reg.c"])
 
 
+TIMEOUT_POINTER = {"wait.c": """\
+static struct timespec add_safe(const struct timespec lhs, const struct timespec rhs)
+{
+	struct timespec res;
+
+	set_normalized_timespec(&res, lhs.tv_sec + rhs.tv_sec, lhs.tv_nsec + rhs.tv_nsec);
+	return res;
+}
+
+static int set_timeout(struct timespec *to, long sec)
+{
+	struct timespec ts = {.tv_sec = sec, .tv_nsec = 0};
+
+	ktime_get_ts(to);
+	*to = add_safe(*to, ts);
+	return 0;
+}
+
+static long left_ms(struct timespec *end)
+{
+	struct timespec now;
+
+	if (!end)
+		return -1;
+	ktime_get_ts(&now);
+	now = timespec_sub(*end, now);
+	return now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+long do_wait(long sec)
+{
+	struct timespec end_time, *to = NULL;
+
+	if (sec) {
+		to = &end_time;
+		set_timeout(to, sec);
+	}
+	return to ? left_ms(to) : 0;
+}
+"""}
+
+
+class TimeoutPointer(unittest.TestCase):
+    """select()'s timeout in a vendor's copy: `struct timespec end_time, *to
+    = NULL;`, the pointer set to NULL or to the value's address, tested for
+    NULL, and `*to = add_safe(*to, ts);` storing a function's value through
+    it: the value, the pointer and the functions convert together."""
+
+    def test_the_value_the_pointer_and_the_helpers_convert(self):
+        new, converted, kept = driver_types.convert(TIMEOUT_POINTER)
+        self.assertEqual(kept, [])
+        self.assertEqual(converted, ["local ts, param rhs", "local end_time, local now, local res, local to, param end, "
+                                                          "param lhs, param to, result add_safe"])
+        for line in ("static struct timespec64 add_safe(const struct timespec64 lhs, const struct timespec64 rhs)",
+                     "\tstruct timespec64 end_time, *to = NULL;", "\t*to = add_safe(*to, ts);",
+                     "\tnow = timespec64_sub(*end, now);"):
+            self.assertIn(line, new["wait.c"])
+
+    def test_a_pointer_set_to_null_after_its_declaration_converts_too(self):
+        code = TIMEOUT_POINTER["wait.c"].replace("*to = NULL;\n", "*to;\n\n\tto = NULL;\n")
+        new, converted, kept = driver_types.convert({"wait.c": code})
+        self.assertEqual((len(converted), kept), (2, []))
+        self.assertIn("\tstruct timespec64 end_time, *to;\n\n\tto = NULL;", new["wait.c"])
+
+    def test_a_pointer_set_to_a_foreign_address_keeps_them(self):
+        code = TIMEOUT_POINTER["wait.c"].replace("to = &end_time;", "to = &kernel_timeout;")
+        _, converted, kept = driver_types.convert({"wait.c": code})
+        self.assertNotIn("local to", " ".join(converted))
+        self.assertIn("assigned from &kernel_timeout", kept[0]["why"])
+
+    def test_a_pointer_used_otherwise_than_tested_keeps_them(self):
+        code = TIMEOUT_POINTER["wait.c"].replace("return to ? left_ms(to) : 0;", "return vendor_wait(to);")
+        _, converted, kept = driver_types.convert({"wait.c": code})
+        self.assertNotIn("local to", " ".join(converted))
+        self.assertIn("passed to vendor_wait()", kept[0]["why"])
+
+
 class ReviewedEdges(unittest.TestCase):
     """Edges a review of the declaration, arm and same-name rules found."""
 

@@ -549,9 +549,10 @@ def more_declarators(code: str, name_end: int, primary: Candidate) -> list:
     for piece in split_args(code[first_end:stop])[1:] if code[first_end:stop].lstrip().startswith(",") else []:
         pos = code.index(piece, pos)
         d = re.match(r"\s*(\*?)\s*([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*(=)?", piece)
-        if d and d.group(1) and not d.group(3) and not d.group(4) and primary.kind == "local" and not primary.static:
+        if d and d.group(1) and not d.group(3) and primary.kind == "local" and not primary.static:
+            init = (pos + d.end(), pos + len(piece)) if d.group(4) else None  # *to = NULL
             found.append(Candidate("local", d.group(2), primary.type, primary.relpath, primary.decl, primary.scope,
-                                   primary.function, pos + d.start(2), True))
+                                   primary.function, pos + d.start(2), True, init))
             pos += len(piece)
             continue
         if not d or d.group(1) or d.group(3):
@@ -1416,13 +1417,13 @@ def result_uses(a, c, n, union):
                 continue  # the definition or a prototype
             close = matching(code, m.end() - 1)
             window = max(0, m.start() - 200)
-            stored = re.search(r"(?:^|[;{}]|\bstruct\s+time(?:spec|val)\s+)\s*([A-Za-z_][\w.>\-\[\]]*)\s*=\s*$",
-                               code[window:m.start()])
+            stored = re.search(r"(?:^|[;{}]|\bstruct\s+time(?:spec|val)\s+)\s*(\*\s*)?([A-Za-z_][\w.>\-\[\]]*)\s*=\s*$",
+                               code[window:m.start()])  # y = fn(...); or *to = fn(...);
             if not stored or close < 0 or not re.match(r"\s*;", code[close + 1:]):
                 return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() is not stored in a variable"
-            target = link_target(a, relpath, window + stored.start(1), window + stored.end(1))
+            target = link_target(a, relpath, window + stored.start(2), window + stored.end(2))
             if target is None:
-                return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() goes to {stored.group(1)}"
+                return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() goes to {stored.group(1) or ''}{stored.group(2)}"
     code = a.code[c.relpath]
     for m in re.finditer(r"\breturn\b\s*([^;]*);", code[c.scope[0]:c.scope[1]]):
         start = c.scope[0] + m.start(1)
@@ -1603,7 +1604,13 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     if call:
         return link_param(a, c, n, call[0], call[3], union, (relpath, call[1]), edits[n]) \
             if call[0] in a.defined or call[0] in OPS_64 or call[0] in a.aliases else f"passed to {call[0]}()"
+    if c.pointer and TRUTH_TEST_BEFORE.search(before) and TRUTH_TEST_AFTER.match(code[end:]):
+        return ""  # if (to), end ? ... : 0, to != NULL: whether it points anywhere
     return "used as a whole value"
+
+
+TRUTH_TEST_BEFORE = re.compile(r"(?:\bif\s*\(|\bwhile\s*\(|!|&&|\|\||\breturn|\?|\()\s*$")
+TRUTH_TEST_AFTER = re.compile(r"\s*(?:\?|\)|&&|\|\||[!=]=\s*(?:NULL|0)\b)")
 
 
 INPUT_EVENT_TIME = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?(\.|->)\s*time")
@@ -1834,6 +1841,14 @@ def link_value(a, c, n, relpath, start, stop, union):
         inside = value[1:-1]
         vstart += 1 + len(inside) - len(inside.lstrip())
         value = inside.strip()
+    if c.pointer and value in ("NULL", "0"):
+        return ""  # a pointer set to none
+    address = re.match(r"&\s*(?!&)", value) if c.pointer else None
+    if address:  # to = &end_time: the pointer and what it points at change together
+        target = link_target(a, relpath, vstart + address.end(), vstart + len(value))
+        if target is not None:
+            union(n, target)
+            return ""
     inner = value.lstrip("*").strip()
     cast = re.match(r"\*\s*\(\s*\(\s*struct\s+timespec\s*\*\s*\)\s*(\w+)\s*\)$", value)
     if cast:
