@@ -3020,6 +3020,62 @@ class TimeoutPointer(unittest.TestCase):
         self.assertIn("passed to vendor_wait()", kept[0]["why"])
 
 
+class ReviewedEdgesOfTheTwelfthRound(unittest.TestCase):
+    """What a cold review of the twelfth round's changes found: each input
+    converted wrongly (a prototype or an extern left with two types, a cast
+    read as a test, another file's macro trusted); each now keeps them."""
+
+    def assert_kept(self, files, names):
+        new, converted, kept = driver_types.convert(files)
+        self.assertEqual(converted, [])
+        self.assertEqual(sorted(n for k in kept for _, n in k["names"]), sorted(names))
+
+    def test_one_header_prototype_of_two_files_static_functions_links_them(self):
+        self.assert_kept({"a.c": '#include "h.h"\nstatic void stamp(struct timeval *tv)\n{\n\tdo_gettimeofday(tv);\n}\nvoid a_fn(void)\n{\n\tstruct timeval t;\n\tstamp(&t);\n\tpr_info("%ld\\n", t.tv_sec);\n}\n',
+         "b.c": '#include "h.h"\nstatic void stamp(struct timeval *tv)\n{\n\tdo_gettimeofday(tv);\n}\nstruct timeval b_t;\nvoid b_fn(void)\n{\n\tstamp(&b_t);\n\tcopy_to_user(NULL, &b_t, sizeof(b_t));\n}\n',
+         "h.h": 'static void stamp(struct timeval *tv);\n'}, ["b_t", "t", "tv", "tv"])
+
+    def test_one_prototype_of_two_configurations_definitions_links_them(self):
+        self.assert_kept({"s.c": '#include "s.h"\n#ifdef FAST\nvoid measure(struct timeval *fast_t)\n{\n\tdo_gettimeofday(fast_t);\n}\n#else\nvoid measure(struct timeval *slow_t)\n{\n\tdo_gettimeofday(slow_t);\n}\n#endif\n',
+         "s.h": 'void measure(struct timeval *t);\n',
+         "u.c": '#include "s.h"\nvoid run(void)\n{\n#ifdef FAST\n\tmeasure(&kernel_stamp);\n#else\n\tstruct timeval now;\n\tmeasure(&now);\n\tpr_info("%ld\\n", now.tv_sec);\n#endif\n}\n'}, ["fast_t", "now", "slow_t"])
+
+    ARM_LOCAL = {"a.c": "static struct timeval g;\n\nvoid f(void)\n{\n#ifdef A\n\tstruct timeval g;\n"
+                        "\tcopy_to_user(NULL, &g, sizeof(g));\n#endif\n\tdo_gettimeofday(&g);\n}\n\n"
+                        "void h(void)\n{\n\tdo_gettimeofday(&g);\n\tpr_info(\"%ld\\n\", g.tv_sec);\n}\n"}
+
+    def test_a_local_of_an_arm_used_after_it_is_the_global_in_the_other_configuration(self):
+        self.assert_kept(self.ARM_LOCAL, ["g"])  # one name, both variables:
+        self.assertIn("[global g, local g: kept", driver_types.convert(self.ARM_LOCAL)[2][0]["why"])
+
+    def test_a_cast_of_the_pointer_is_no_truth_test(self):
+        self.assert_kept({"a.c": 'static long put_stamp(void __user *ubuf, struct timespec *to)\n{\n\tktime_get_ts(to);\n\treturn copy_to_user(ubuf, (void *)(to), sizeof(*to));\n}\n\nlong stamp_ioctl(void __user *ubuf)\n{\n\tstruct timespec now;\n\n\treturn put_stamp(ubuf, &now);\n}\n'}, ["now", "to"])
+
+    def test_a_call_through_a_function_pointer_is_no_truth_test(self):
+        self.assert_kept({"a.c": 'static void (*wait_cb)(struct timespec *ts);\n\nstatic void fire(struct timespec *to)\n{\n\tktime_get_ts(to);\n\t(*wait_cb)(to);\n}\n\nvoid run(void)\n{\n\tstruct timespec now;\n\n\tfire(&now);\n}\n'}, ["now", "to"])
+
+    def test_a_string_macro_of_another_file_is_not_this_ones(self):
+        new, converted, kept = driver_types.convert({"a.c": '#define TAG "cam: "\nvoid a_fn(void)\n{\n\tstruct timeval tv;\n\tdo_gettimeofday(&tv);\n\tpr_info(TAG "a=%ld\\n", tv.tv_sec);\n}\n',
+         "b.c": '#include <vendor/log.h>\nstatic struct timeval last;\nvoid b_fn(const char *name, int x, int y)\n{\n\tdo_gettimeofday(&last);\n\tpr_info(TAG "a=%ld b=%d c=%d\\n", name, last.tv_sec, x, y);\n}\n'})
+        self.assertEqual(converted, ["local tv"])
+        self.assertIn("format built from macros", kept[0]["why"])
+        self.assertIn('pr_info(TAG "a=%ld b=%d c=%d', new.get("b.c", "") or 'pr_info(TAG "a=%ld b=%d c=%d')
+
+    def test_an_elif_chains_arms_are_told_apart(self):
+        _, converted, _ = driver_types.convert({"stats.c": '#if defined(A)\nvoid measure(struct timeval *a_t)\n{\n\tdo_gettimeofday(a_t);\n}\n#elif defined(B)\nvoid measure(struct timeval *b_t)\n{\n\tdo_gettimeofday(b_t);\n}\n#else\nvoid measure(struct timeval *c_t)\n{\n\tdo_gettimeofday(c_t);\n}\n#endif\n',
+         "u.c": 'void run(void)\n{\n#if defined(A)\n\tstruct timeval now;\n\tmeasure(&now);\n\tpr_info("%ld\\n", now.tv_sec);\n#endif\n}\nvoid poll(void)\n{\n#if defined(HIGHRES)\n\thr_poll();\n#elif defined(B)\n\tb_poll();\n#else\n\tmeasure(&kernel_stamp);\n#endif\n}\n'})
+        self.assertEqual(converted, [])
+
+    def test_a_value_stored_through_a_pointer_member_is_not_a_value_fields(self):
+        self.assert_kept({"a.c": 'struct rec {\n\tstruct timespec stamp;\n};\n\nstruct ring {\n\tstruct timespec *stamp, *spare;\n};\n\nstatic struct timespec now_ts(void)\n{\n\tstruct timespec ts;\n\n\tktime_get_ts(&ts);\n\treturn ts;\n}\n\nvoid rec_fill(struct rec *r)\n{\n\tr->stamp = now_ts();\n}\n\nvoid ring_fill(struct ring *g)\n{\n\t*g->stamp = now_ts();\n}\n'}, ["now_ts", "stamp", "ts"])
+
+    def test_definitions_in_several_files_are_all_reached_whatever_their_conditionals(self):
+        _, converted, _ = driver_types.convert({"soc1.c": '#ifdef CONFIG_SOC1_STATS\nvoid measure(struct timeval *t1)\n{\n\tdo_gettimeofday(t1);\n}\n#endif\n',
+         "soc2.c": 'void measure(struct timeval *t2)\n{\n\tdo_gettimeofday(t2);\n}\n',
+         "u.c": 'void poll(void)\n{\n\tmeasure(&kernel_stamp);\n}\n'})
+        self.assertEqual(converted, [])
+
+
 class ReviewedEdges(unittest.TestCase):
     """Edges a review of the declaration, arm and same-name rules found."""
 

@@ -466,20 +466,26 @@ CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)
 
 
 def configuration_at(code: str, pos: int) -> frozenset:
-    """The conditions of the conditional arms around pos, each as its
-    directive reads (`ifdef X`; `!ifdef X` in its #else)."""
-    stack: List[str] = []
+    """The conditions that hold at pos, as the directives around it read
+    them: `ifdef X` in its arm, `!ifdef X` in a later arm of its chain (an
+    #elif's arm holds its own condition and the negations of the earlier
+    ones)."""
+    stack: List[List[str]] = []  # per open conditional: the conditions of its arms so far, the current one last
     for m in CONDITIONAL.finditer(code, 0, pos):
         word, condition = m.group(1), " ".join(m.group(2).split())
         if word.startswith("if"):
-            stack.append(f"{word} {condition}")
+            stack.append([f"{word} {condition}"])
         elif stack and word == "elif":
-            stack[-1] = f"elif {condition}"
+            stack[-1].append(f"if {condition}")
         elif stack and word == "else":
-            stack[-1] = "!" + stack[-1]
+            stack[-1].append("")
         elif stack and word == "endif":
             stack.pop()
-    return frozenset(stack)
+    held: Set[str] = set()
+    for arms in stack:
+        held.update("!" + earlier for earlier in arms[:-1])
+        held.update([arms[-1]] if arms[-1] else [])
+    return frozenset(held)
 
 
 def in_other_arms(code: str, scope: Tuple[int, int], one: int, other: int) -> bool:
@@ -619,6 +625,7 @@ class Analysis:
         self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
         self.includers = including_files(texts)
         self._flat: Dict[str, str] = {}  # first_branches() of a file, when a shadowing is looked up there
+        self.ambiguous: Set[Tuple[str, str]] = set()  # (file, name): a local there in one configuration, a global in another
         self.global_files: Dict[str, Set[str]] = {}  # a global's name -> the files defining one of that name
         for c in self.candidates:
             if c.kind == "global":
@@ -642,7 +649,7 @@ class Analysis:
                         if m.group(2) in self.defined and m.group(1) not in SHIM_NAMES and not OLD_API.match(f"{m.group(1)}(")}
         self.results = {c.function: n for n, c in enumerate(self.candidates) if c.kind == "result"}
         self.print_macros = print_macros(self.code.values())
-        self.string_macros = string_macros(texts.values())
+        self._string_macros: Dict[str, Set[str]] = {}  # string_macros() of a file's translation unit
         self._member_types: Dict[str, Set[str]] = {}  # member_types()' answers
         self.struct_names = {m.group(1) for code in self.code.values() for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", code)}
         # function-like macros: a function whose header is one (static DEVICE_ATTR_READER(x, dev, buf) {)
@@ -730,10 +737,17 @@ class Analysis:
         #ifdef B ... #endif, each called under its own #ifdef)."""
         defs = self.definitions.get(fname, [])
         defs = [(p, f) for p, f in defs if relpath in self.includers[p]] or defs
-        if len(defs) < 2:
-            return defs
+        if len(defs) < 2 or len({p for p, _ in defs}) > 1:
+            return defs  # files are chosen by the build, which this pass does not read: all of them
         here = configuration_at(self.code[relpath], pos)
         return [(p, f) for p, f in defs if configuration_at(self.code[p], f[1]) <= here] or defs
+
+    def string_macros(self, relpath: str) -> Set[str]:
+        """string_macros() of the file and the files it includes."""
+        if relpath not in self._string_macros:
+            self._string_macros[relpath] = string_macros(
+                text for p, text in self.texts.items() if relpath in self.includers[p])
+        return self._string_macros[relpath]
 
     def static_function(self, c: Candidate) -> bool:
         """Whether a parameter's function is defined static."""
@@ -822,8 +836,13 @@ class Analysis:
 
     def _shadowed(self, relpath, f, name, at):
         """Whether the mention at `at` in function f names a parameter of
-        the name or a local declared before it in a block around it."""
+        the name or a local declared before it in a block around it.  A
+        local declared under a conditional that may not hold at `at` (#ifdef
+        A struct timeval g; ... #endif g = ...;) is the name there in one
+        configuration and the global in another: not shadowed, and noted
+        (ambiguous) so that both change together."""
         code = self.code[relpath]
+        ambiguous = False
         for m in declaration_of(name).finditer(code, f[1], f[4]):
             if is_extern(code, m.start()):
                 continue  # `extern struct timeval x;` in a block names the global
@@ -832,7 +851,11 @@ class Analysis:
             if m.start() < at and not in_other_arms(code, (f[3], f[4]), m.start(), at):
                 lo, hi = block_of(self.flat(relpath), m.start(), (f[3], f[4]))
                 if lo <= at <= hi:
-                    return True
+                    if configuration_at(code, m.start()) <= configuration_at(code, at):
+                        return True
+                    ambiguous = True
+        if ambiguous:
+            self.ambiguous.add((relpath, name))
         return False
 
     def flat(self, relpath):
@@ -1030,16 +1053,7 @@ def examine(a, links: Links) -> Findings:
     by_name: Dict[Tuple[str, str], List[int]] = {}
     for n, c in enumerate(a.candidates):
         by_name.setdefault((c.kind, c.name), []).append(n)
-    shared: Dict[tuple, int] = {}
-    for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
-        links.union(n, shared.setdefault((c.relpath, c.decl), n))
-        if c.kind == "global" and not a.file_local(c):  # one per SoC copy: their users may share a header
-            links.union(n, shared.setdefault(("global", c.name), n))
-        if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
-            own_file = c.relpath if a.static_function(c) else ""  # a static one's are its file's alone
-            links.union(n, shared.setdefault(("param", c.function, c.name, own_file), n))
-        if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
-            links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
+    declaration_links(a, links)
     alias_uses(a, found)
     for n, c in enumerate(a.candidates):
         users_too = user_side(a, c)
@@ -1422,6 +1436,8 @@ def result_uses(a, c, n, union):
             if not stored or close < 0 or not re.match(r"\s*;", code[close + 1:]):
                 return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() is not stored in a variable"
             target = link_target(a, relpath, window + stored.start(2), window + stored.end(2))
+            if target is not None and stored.group(1) and not a.candidates[target].pointer:
+                target = None  # *p->stamp = fn(): not a value field of that name
             if target is None:
                 return f"{relpath}:{line_of(code, m.start())}: the value of {c.function}() goes to {stored.group(1) or ''}{stored.group(2)}"
     code = a.code[c.relpath]
@@ -1609,7 +1625,7 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
     return "used as a whole value"
 
 
-TRUTH_TEST_BEFORE = re.compile(r"(?:\bif\s*\(|\bwhile\s*\(|!|&&|\|\||\breturn|\?|\()\s*$")
+TRUTH_TEST_BEFORE = re.compile(r"(?:!|&&|\|\||\breturn|\?)\s*$")  # not "(": (void *)(to), (*cb)(to)
 TRUTH_TEST_AFTER = re.compile(r"\s*(?:\?|\)|&&|\|\||[!=]=\s*(?:NULL|0)\b)")
 
 
@@ -1744,6 +1760,60 @@ def copied(a, c, n, relpath, fname, open_, close, edits, union):
     return link_args(a, c, n, relpath, open_, close, union)
 
 
+def prototypes(a, fname: str):
+    """(relpath, code, match of the name and its '(', offset of its ')') of
+    each declaration of fname that is no definition, at file scope."""
+    for relpath, code in a.code.items():
+        for m in re.finditer(rf"\b{re.escape(fname)}\s*\(", code):
+            close = matching(code, m.end() - 1)
+            if close > 0 and re.match(r"\s*;", code[close + 1:]) and \
+                    code[:m.start()].count("{") == code[:m.start()].count("}"):  # not a call
+                yield relpath, code, m, close
+
+
+def prototype_links(a, links) -> None:
+    """One prototype for several definitions (a header's for a function
+    each SoC's file defines, or each configuration's): their parameters at
+    each position change together, or the prototype fits only some."""
+    for (fname, _), params in a.param_of.items():
+        if len(params) < 2:
+            continue
+        for relpath, _, m, _ in prototypes(a, fname):
+            reached = [a.candidates.index(c) for c in params if a.reaches(c, fname, relpath, m.start())]
+            for n in reached[1:]:
+                links.union(reached[0], n)
+
+
+def declaration_links(a, links) -> None:
+    """The candidates whose declarations tie them, before any use is read."""
+    shared: Dict[tuple, int] = {}
+    for n, c in enumerate(a.candidates):  # a, b of "struct timespec a, b;" change together
+        links.union(n, shared.setdefault((c.relpath, c.decl), n))
+        if c.kind == "global" and not a.file_local(c):  # one per SoC copy: their users may share a header
+            links.union(n, shared.setdefault(("global", c.name), n))
+        if c.kind == "param":  # a function defined once per configuration (#ifdef/#else): its definitions together
+            own_file = c.relpath if a.static_function(c) else ""  # a static one's are its file's alone
+            links.union(n, shared.setdefault(("param", c.function, c.name, own_file), n))
+        if a.alias_of(c):  # declared with the driver's name of the type: the define changes for all of them
+            links.union(n, shared.setdefault(("alias", a.alias_of(c)), n))
+    prototype_links(a, links)
+    ambiguous_links(a, links)
+
+
+def ambiguous_links(a, links) -> None:
+    """A mention that is a local's in one configuration and a global's in
+    another (Analysis._shadowed): the local and the globals of its name
+    change together."""
+    for c in a.candidates:
+        if c.kind == "global":
+            a.uses(c)  # notes those mentions in a.ambiguous
+    for relpath, name in sorted(a.ambiguous):
+        same = [n for n, c in enumerate(a.candidates) if c.name == name and
+                (c.kind == "global" or c.kind == "local" and c.relpath == relpath)]
+        for n in same[1:]:
+            links.union(same[0], n)
+
+
 def prototype_edits(a, params):
     """The declarations (prototypes) of functions whose parameters convert."""
     found = []
@@ -1751,14 +1821,8 @@ def prototype_edits(a, params):
         index = param_index(a, c)
         if index < 0:
             continue
-        for relpath, code in a.code.items():
-            for m in re.finditer(rf"\b{re.escape(c.function)}\s*\(", code):
-                close = matching(code, m.end() - 1)
-                if close < 0 or not re.match(r"\s*;", code[close + 1:]):
-                    continue
-                depth = code[:m.start()].count("{") - code[:m.start()].count("}")
-                if depth or not a.reaches(c, c.function, relpath, m.start()):
-                    continue  # a call, not a declaration; or another configuration's prototype
+        for relpath, code, m, close in prototypes(a, c.function):
+            if a.reaches(c, c.function, relpath, m.start()):  # not another configuration's prototype
                 params = split_args(code[m.end():close])
                 if index >= len(params):
                     continue
@@ -2007,7 +2071,7 @@ def string_macros(texts) -> Set[str]:
     return {name for name, literal in values.items() if literal == {True}}
 
 
-def format_specs(a, fmt_arg: str, position: int):
+def format_specs(a, relpath: str, fmt_arg: str, position: int):
     """[(offset in fmt_arg, spec match in its literal)] of a format's
     conversions up to the position-th, or None where a piece before it is
     neither a literal, a printk level nor one of string_macros() (a macro
@@ -2019,7 +2083,7 @@ def format_specs(a, fmt_arg: str, position: int):
             specs += [(piece.start(), s) for s in FORMAT_SPEC.finditer(token) if s.group(0) != "%%"]
             if len(specs) > position:
                 return specs
-        elif not (KERN_LEVEL.match(token) or token in a.string_macros):
+        elif not (KERN_LEVEL.match(token) or token in a.string_macros(relpath)):
             return None
     return specs
 
@@ -2033,7 +2097,7 @@ def print_edit(a, relpath, call, expr_start, m_end, out):
         return "printed with a format this pass cannot read"
     fmt_arg = args[fmt_index]
     position = idx - fmt_index - 1
-    specs = format_specs(a, fmt_arg, position)
+    specs = format_specs(a, relpath, fmt_arg, position)
     if specs is None:
         return "printed with a format built from macros"
     fmt_offset = open_ + 1 + sum(len(x) + 1 for x in args[:fmt_index])
