@@ -3061,6 +3061,21 @@ class ReviewedEdgesOfTheTwelfthRound(unittest.TestCase):
         self.assertIn("format built from macros", kept[0]["why"])
         self.assertIn('pr_info(TAG "a=%ld b=%d c=%d', new.get("b.c", "") or 'pr_info(TAG "a=%ld b=%d c=%d')
 
+    LOGGING_HEADER = {"log.h": ("#define log_time(fmt, ...) { \\\n\tstruct timeval tv; \\\n\tdo_gettimeofday(&tv); \\\n"
+                                "\tprintk(KERN_ERR \"[\" LOG_TAG \"] (%ld.%06ld) \" fmt \"\\n\", tv.tv_sec, tv.tv_usec, "
+                                "##__VA_ARGS__); \\\n}\n"),
+                      "a.c": '#define LOG_TAG "cam_a"\n#include "log.h"\nvoid a(void)\n{\n\tlog_time("a");\n}\n',
+                      "b.c": '#define LOG_TAG "cam_b"\n#include "log.h"\nvoid b(void)\n{\n\tlog_time("b");\n}\n'}
+
+    def test_a_headers_format_takes_the_string_macro_every_including_file_defines(self):
+        new, converted, kept = driver_types.convert(self.LOGGING_HEADER)
+        self.assertEqual((converted, kept), (["local tv"], []))
+        self.assertIn('LOG_TAG "] (%lld.%06ld) " fmt', new["log.h"])
+        files = dict(self.LOGGING_HEADER, **{"b.c": self.LOGGING_HEADER["b.c"].replace('#define LOG_TAG "cam_b"\n', "")})
+        _, converted, kept = driver_types.convert(files)
+        self.assertEqual(converted, [])
+        self.assertIn("format built from macros", kept[0]["why"])
+
     def test_an_elif_chains_arms_are_told_apart(self):
         _, converted, _ = driver_types.convert({"stats.c": '#if defined(A)\nvoid measure(struct timeval *a_t)\n{\n\tdo_gettimeofday(a_t);\n}\n#elif defined(B)\nvoid measure(struct timeval *b_t)\n{\n\tdo_gettimeofday(b_t);\n}\n#else\nvoid measure(struct timeval *c_t)\n{\n\tdo_gettimeofday(c_t);\n}\n#endif\n',
          "u.c": 'void run(void)\n{\n#if defined(A)\n\tstruct timeval now;\n\tmeasure(&now);\n\tpr_info("%ld\\n", now.tv_sec);\n#endif\n}\nvoid poll(void)\n{\n#if defined(HIGHRES)\n\thr_poll();\n#elif defined(B)\n\tb_poll();\n#else\n\tmeasure(&kernel_stamp);\n#endif\n}\n'})

@@ -743,10 +743,14 @@ class Analysis:
         return [(p, f) for p, f in defs if configuration_at(self.code[p], f[1]) <= here] or defs
 
     def string_macros(self, relpath: str) -> Set[str]:
-        """string_macros() of the file and the files it includes."""
+        """string_macros() that hold in every translation unit compiling the
+        file: each .c file that includes it (a header's macro body expands
+        where it is used, LOG_TAG defined by each), else the file itself,
+        with the files each includes."""
         if relpath not in self._string_macros:
-            self._string_macros[relpath] = string_macros(
-                text for p, text in self.texts.items() if relpath in self.includers[p])
+            units = sorted(q for q in self.includers[relpath] if q.endswith(".c")) or [relpath]
+            held = [string_macros(text for p, text in self.texts.items() if unit in self.includers[p]) for unit in units]
+            self._string_macros[relpath] = set.intersection(*held)
         return self._string_macros[relpath]
 
     def static_function(self, c: Candidate) -> bool:
