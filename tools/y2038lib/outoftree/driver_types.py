@@ -488,14 +488,10 @@ def configuration_at(code: str, pos: int) -> frozenset:
     return frozenset(held)
 
 
-def in_other_arms(code: str, scope: Tuple[int, int], one: int, other: int) -> bool:
-    """Whether two places of scope sit in different arms of one conditional
-    (a local declared under #ifdef X is not the name an #else arm reads)."""
-    for opened, closed in conditional_arms(code, scope[0], scope[1]):
-        if opened <= one < closed and opened <= other < closed:
-            return len({i for i, (lo, hi) in enumerate(arms_of(code, opened, closed))
-                        for at in (one, other) if lo <= at < hi}) == 2
-    return False
+def contradict(one: frozenset, other: frozenset) -> bool:
+    """Whether two configurations (configuration_at()) cannot hold at once:
+    one holds a condition the other negates (two arms of one conditional)."""
+    return any("!" + c in other for c in one) or any("!" + c in one for c in other)
 
 
 def arms_of(code: str, opened: int, closed: int) -> List[Tuple[int, int]]:
@@ -625,6 +621,7 @@ class Analysis:
         self.shared_structs = dual_build.shared_structs(texts, self.user_only)  # a header a user tool includes too
         self.includers = including_files(texts)
         self._flat: Dict[str, str] = {}  # first_branches() of a file, when a shadowing is looked up there
+        self._uses: Dict[int, list] = {}  # uses() of each candidate, by id
         self.ambiguous: Set[Tuple[str, str]] = set()  # (file, name): a local there in one configuration, a global in another
         self.global_files: Dict[str, Set[str]] = {}  # a global's name -> the files defining one of that name
         for c in self.candidates:
@@ -662,7 +659,13 @@ class Analysis:
                 self.macro_params.setdefault((c.function, int(c.position)), []).append(n)
 
     def uses(self, c: Candidate):
-        """[(relpath, start, end)] of each mention, the declaration aside."""
+        """[(relpath, start, end)] of each mention, the declaration aside
+        (found once per candidate: ambiguous_links() and examine() both read them)."""
+        if id(c) not in self._uses:
+            self._uses[id(c)] = self._find_uses(c)
+        return self._uses[id(c)]
+
+    def _find_uses(self, c: Candidate):
         found = []
         if c.kind == "field":
             pattern = re.compile(rf"(\.|->)\s*{re.escape(c.name)}\b")
@@ -852,10 +855,11 @@ class Analysis:
                 continue  # `extern struct timeval x;` in a block names the global
             if m.start() < f[3]:
                 return True  # a parameter: the whole body's
-            if m.start() < at and not in_other_arms(code, (f[3], f[4]), m.start(), at):
+            declared, here = configuration_at(code, m.start()), configuration_at(code, at)
+            if m.start() < at and not contradict(declared, here):  # not another arm's local
                 lo, hi = block_of(self.flat(relpath), m.start(), (f[3], f[4]))
                 if lo <= at <= hi:
-                    if configuration_at(code, m.start()) <= configuration_at(code, at):
+                    if declared <= here:
                         return True
                     ambiguous = True
         if ambiguous:
