@@ -546,3 +546,46 @@ class VideobufRange(unittest.TestCase):
         self.assertEqual(self.runs["5.1"].returncode, 0, self.runs["5.1"].stderr)
         self.assertIn("\tbuf->vb.state = VIDEOBUF_DONE;\n\tbuf->vb.ts = ktime_get_real_ns();\n}",
                       (self.tmp / "5.1" / "capture.c").read_text())
+
+
+INODE_TIMES_C = """\
+void keep_times(struct inode *inode, struct inode *copy)
+{
+	struct timespec now;
+	struct timespec atime;
+
+	getnstimeofday(&now);
+	atime = inode->i_atime;
+	copy->i_atime = atime;
+	copy->i_mtime = now;
+}
+"""
+
+
+class InodeTimesRange(unittest.TestCase):
+    """struct inode's time members are struct timespec64 from Linux 4.18:
+    the locals copied to and from them convert only where every kernel of
+    the range has them so (the whole-driver pass reads the member's name
+    against its history, as it reads the functions it writes)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-inode-"))
+        cls.src = write(cls.tmp / "fs", {"times.c": INODE_TIMES_C})
+        cls.runs = {k: run_cli("convert", str(cls.src), "--out", str(cls.tmp / k), "--campaign", "legacy-time-api",
+                               "--min-kernel", k) for k in ("4.14", "4.19")}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_from_4_19_the_locals_convert(self):
+        self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
+        self.assertIn("\tstruct timespec64 now;\n\tstruct timespec64 atime;\n\n\tktime_get_real_ts64(&now);\n"
+                      "\tatime = inode->i_atime;", (self.tmp / "4.19" / "times.c").read_text())
+
+    def test_from_4_14_they_stay_and_the_report_says_why(self):
+        self.assertEqual(self.runs["4.14"].returncode, 0, self.runs["4.14"].stderr)
+        self.assertIn("\tstruct timespec atime;\n", (self.tmp / "4.14" / "times.c").read_text())
+        report = (self.tmp / "4.14" / "y2038-convert.txt").read_text()
+        self.assertIn("the kernel range does not allow this change [local atime: kept as struct timespec]", report)

@@ -3150,3 +3150,98 @@ class ReviewedEdges(unittest.TestCase):
         self.assertEqual(converted, ["global stamp"])
         self.assertIn("b.c", kept[0]["why"])
         self.assertIn("static struct timespec64 stamp;", new["a.c"])
+
+
+INODE_TIMES = {"blocks.c": """\
+void refresh_entry(struct block *b, struct dentry *parent)
+{
+	struct timespec now = current_kernel_time();
+	struct timespec atime = now;
+	struct timespec mtime = now;
+
+	if (b->entry) {
+		atime = b->entry->d_inode->i_atime;
+		debugfs_remove(b->entry);
+	}
+	b->entry = debugfs_create_file(b->name, 0444, parent, b, &block_fops);
+	b->entry->d_inode->i_atime = atime;
+	b->entry->d_inode->i_mtime = mtime;
+}
+
+static int changed_since(struct inode *inode, struct timespec *seen)
+{
+	return !timespec_equal(&inode->i_mtime, seen);
+}
+
+int check(struct inode *inode)
+{
+	struct timespec seen;
+
+	seen = inode->i_mtime;
+	return changed_since(inode, &seen);
+}
+"""}
+
+
+class InodeTimes(unittest.TestCase):
+    """struct inode's and struct iattr's time members are struct timespec64
+    from Linux 4.18: a driver's timespec saved from or restored into one, or
+    compared with one, converts with it; the edit names the member, so the
+    kernel range refuses it below 4.18."""
+
+    def test_locals_copied_to_and_from_inode_times_convert(self):
+        new, converted, kept = driver_types.convert(INODE_TIMES)
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["local atime, local mtime, local now",
+                                             "local seen, param seen"])
+        code = new["blocks.c"]
+        for line in ("\tstruct timespec64 now = ktime_to_timespec64(ktime_get_coarse_real());\n"
+                     "\tstruct timespec64 atime = now;",
+                     "\t\tatime = b->entry->d_inode->i_atime;", "\tb->entry->d_inode->i_mtime = mtime;",
+                     "\treturn !timespec64_equal(&inode->i_mtime, seen);",
+                     "static int changed_since(struct inode *inode, struct timespec64 *seen)",
+                     "\tstruct timespec64 seen;\n\n\tseen = inode->i_mtime;"):
+            self.assertIn(line, code)
+
+    def test_the_range_check_reads_the_member(self):
+        asked = []
+
+        def before_4_18(relpath, line, new):
+            asked.append(new)
+            return "i_mtime" not in new and "i_atime" not in new
+
+        _, converted, kept = driver_types.convert(INODE_TIMES, before_4_18)
+        self.assertEqual(converted, [])
+        self.assertIn("i_mtime", asked)
+        self.assertTrue(all("the kernel range does not allow this change" in k["why"] for k in kept))
+
+    def test_a_lone_local_restored_into_an_inode_is_this_passs(self):
+        code = ("void touch(struct inode *inode)\n{\n\tstruct timespec now;\n\n\tgetnstimeofday(&now);\n"
+                "\tinode->i_ctime = now;\n}\n")
+        new, converted, kept = driver_types.convert({"t.c": code})
+        self.assertEqual((converted, kept), (["local now"], []))
+        self.assertIn("\tstruct timespec64 now;\n\n\tktime_get_real_ts64(&now);\n\tinode->i_ctime = now;", new["t.c"])
+
+    def test_a_member_the_driver_declares_as_a_structure_of_its_own_keeps_the_local(self):
+        header = "struct shared_inode {\n\tOLD_TIMESPEC i_mtime;\n};\n"
+        new, converted, kept = driver_types.convert({"t.h": header, "t.c": INODE_TIMES["blocks.c"]})
+        self.assertIn("local seen, param seen", [k["why"].split("[")[1].split(":")[0] for k in kept])
+        self.assertNotIn("local seen, param seen", converted)
+
+    def test_an_on_disk_member_of_the_name_does_not_stop_it(self):
+        header = "struct disk_inode {\n\t__le32 i_mtime;\n\tu32 i_atime;\n};\n"
+        _, converted, kept = driver_types.convert({"d.h": header, "t.c": INODE_TIMES["blocks.c"]})
+        self.assertEqual(kept, [])
+        self.assertEqual(len(converted), 2)
+
+    def test_a_timeval_and_other_members_are_no_partner(self):
+        code = ("void f(struct inode *inode, struct other *o)\n{\n\tstruct timespec a, b;\n\n"
+                "\tgetnstimeofday(&a);\n\to->stamp = a;\n\tb = inode->i_mtime;\n\tinode->i_atime = b;\n}\n")
+        _, converted, kept = driver_types.convert({"f.c": code})
+        self.assertEqual(converted, [])
+        self.assertIn("its value goes to o->stamp", kept[0]["why"])
+        tv = ("void g(struct inode *inode)\n{\n\tstruct timeval t, u;\n\n\tdo_gettimeofday(&t);\n\tu = t;\n"
+              "\tinode->i_mtime = t;\n}\n")
+        _, converted, kept = driver_types.convert({"g.c": tv})
+        self.assertEqual(converted, [])
+        self.assertIn("its value goes to inode->i_mtime", kept[0]["why"])

@@ -46,8 +46,13 @@ FILLS = {  # old fill -> (its timespec64 form, first kernel with it)
     "jiffies_to_timespec": "jiffies_to_timespec64", "jiffies_to_timeval": "jiffies_to_timespec64",
 }
 TIMEVAL_FILLS = {"do_gettimeofday", "jiffies_to_timeval"}  # the rest fill a struct timespec
-# edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write): this pass takes such lone locals
-PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"}
+# struct inode's and struct iattr's time members, struct timespec64 from Linux 4.18: a candidate copied to or from
+# one converts with it (the edit naming the member is its own text: the range check reads the name)
+KERNEL_TIMESPEC64_MEMBERS = {"i_atime", "i_mtime", "i_ctime", "ia_atime", "ia_mtime", "ia_ctime"}
+KERNEL_MEMBER_VALUE = re.compile(r"&?\s*[A-Za-z_(][\w\s.\->\[\]()*]*?(?:\.|->)\s*(\w+)\s*")
+# edits no per-file rule makes (a jiffies fill, a tv_usec write, a tv_sec write, a kernel's timespec64 member): this
+# pass takes such lone locals
+PASS_ONLY_EDITS = {"jiffies_to_timespec64", "timespec64_to_jiffies", "tv_nsec", "tv_sec"} | KERNEL_TIMESPEC64_MEMBERS
 # and the edits that start so: a copy to or from user space in the old layout, an input_event's time fields
 PASS_ONLY_STARTS = ("(get_user(", "(put_user(")
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
@@ -96,7 +101,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_to_ns, 3.17 timespec64_valid, 3.17 set_normalized_timespec64, "
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
               "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec, 4.4 do_settimeofday64, "
-              "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real")
+              "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real, "
+              + ", ".join(f"4.18 {member}" for member in sorted(KERNEL_TIMESPEC64_MEMBERS)))
 REMOVED = "5.6 timespec, 5.6 timeval"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
@@ -1559,7 +1565,7 @@ def stored_through(a, c, n, relpath, end, edits, union):
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n])
         return ""
-    return link_value(a, c, n, relpath, value_start, stop, union)
+    return link_value(a, c, n, relpath, value_start, stop, union, edits[n])
 
 
 def crossed_back(a, c, n, relpath, start, stop, edits) -> bool:
@@ -1594,7 +1600,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
         edits[n].append((relpath, vstart, vstart + len(m.group(1)), value_form(m.group(1), c.type)))
         return link_args(a, c, n, relpath, code.index("(", vstart), code.rfind(")", vstart, stop), union, edits[n]) \
             if m.group(1) in ("timespec_sub", "timespec_add") else ""
-    return link_value(a, c, n, relpath, value_start, stop, union)
+    return link_value(a, c, n, relpath, value_start, stop, union, edits[n])
 
 
 def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
@@ -1619,6 +1625,10 @@ def used_in_expression(a, c, n, relpath, before, call, end, edits, union):
             union(n, target)
             return ""
         if input_event_time(a, c, n, relpath, (m.start(1), m.end(1)), end, before.endswith("*"), edits):
+            return ""
+        member = kernel_member(a, c, relpath, m.start(1), m.end(1), False) if before.endswith("*") == c.pointer else None
+        if member:
+            edits[n].append(member)
             return ""
         return f"its value goes to {m.group(1).strip()}"
     if call and (call[0], call[3]) in a.macro_params:  # handed to one of the driver's macros
@@ -1853,6 +1863,9 @@ def classify_initialiser(a, c, n, edits, union):
         return timeval_braces(c, start, code[start:stop], edits[n])
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
+    if c.type == "timespec" and not c.pointer and re.fullmatch(r"current_kernel_time\s*\(\s*\)|CURRENT_TIME", value):
+        edits[n].append((c.relpath, vstart, vstart + len(value), COARSE_NOW))  # the coarse clock read on the spot
+        return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
     if crossed_back(a, c, n, c.relpath, start, stop, edits):
         return ""
@@ -1861,7 +1874,7 @@ def classify_initialiser(a, c, n, edits, union):
         if m.group(1) in ("timespec_sub", "timespec_add"):
             return link_args(a, c, n, c.relpath, code.index("(", vstart), vstart + len(value) - 1, union, edits[n])
         return ""
-    return link_value(a, c, n, c.relpath, start, stop, union)
+    return link_value(a, c, n, c.relpath, start, stop, union, edits[n])
 
 
 def timeval_braces(c, start: int, value: str, out) -> str:
@@ -1905,7 +1918,7 @@ def link_target(a, relpath, start, end):
     return None
 
 
-def link_value(a, c, n, relpath, start, stop, union):
+def link_value(a, c, n, relpath, start, stop, union, out):
     code = a.code[relpath]
     value = code[start:stop].strip()
     vstart = start + len(code[start:stop]) - len(code[start:stop].lstrip())
@@ -1933,7 +1946,30 @@ def link_value(a, c, n, relpath, start, stop, union):
     if call and call.group(1) in a.results:  # the value one of the driver's own functions returns
         union(n, a.results[call.group(1)])
         return ""
+    member = kernel_member(a, c, relpath, vstart, vstart + len(value), c.pointer)
+    if member:
+        out.append(member)
+        return ""
     return f"assigned from {value[:40]}"
+
+
+def kernel_member(a, c, relpath, start, end, address: bool) -> Optional[Tuple[str, int, int, str]]:
+    """The edit naming the kernel's timespec64 member the expression from
+    start to end is (`inode->i_mtime`; `&attr->ia_ctime` where address
+    says the candidate is a pointer to it), or None:
+    a timeval has no such partner, nor does a member the driver declares
+    itself with a type of its own (a struct timespec of a header it shares
+    with user space; an on-disk `__le32 i_mtime` cannot hold a struct)."""
+    code = a.code[relpath]
+    m = KERNEL_MEMBER_VALUE.fullmatch(code, start, end)
+    if not m or c.type != "timespec" or m.group(1) not in KERNEL_TIMESPEC64_MEMBERS or \
+            code[start:end].lstrip().startswith("&") != address or \
+            any(not OWN_SCALAR_TYPE.fullmatch(word) for word in a.member_types(m.group(1))):
+        return None
+    return relpath, m.start(1), m.end(1), m.group(1)
+
+
+OWN_SCALAR_TYPE = re.compile(rf"{BASIC_TYPE.pattern}|_*(?:le|be)(?:16|32|64)|timespec64")
 
 
 def link_args(a, c, n, relpath, open_, close, union, out=None):
@@ -1963,6 +1999,12 @@ def link_args(a, c, n, relpath, open_, close, union, out=None):
             pos += len(arg) + 1
             continue
         target = link_target(a, relpath, offset, offset + len(body))
+        member = kernel_member(a, c, relpath, offset, offset + len(body), False) \
+            if target is None and out is not None else None
+        if member:
+            out.append(member)
+            pos += len(arg) + 1
+            continue
         if target is None:
             if re.fullmatch(r"[a-z_]\w*", body):  # a scalar argument (nanoseconds, seconds)
                 pos += len(arg) + 1
