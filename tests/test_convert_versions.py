@@ -519,21 +519,30 @@ static void cam_fill(struct cam_buffer *buf)
 """
 
 
-class VideobufRange(unittest.TestCase):
-    """struct videobuf_buffer's ts is a struct timeval before 5.1 and u64
-    nanoseconds after: the stamp changes only where every kernel of the
-    range has the u64 field."""
+class PerMinKernel(unittest.TestCase):
+    """The legacy-time-api campaign run once on FILES for each --min-kernel
+    of KERNELS (self.runs, outputs under self.tmp / kernel)."""
+    FILES: dict = {}
+    KERNELS: tuple = ()
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-videobuf-"))
-        cls.src = write(cls.tmp / "cam", {"capture.c": CAPTURE_C})
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-range-"))
+        cls.src = write(cls.tmp / "src", cls.FILES)
         cls.runs = {k: run_cli("convert", str(cls.src), "--out", str(cls.tmp / k), "--campaign", "legacy-time-api",
-                               "--min-kernel", k) for k in ("4.19", "5.1")}
+                               "--min-kernel", k) for k in cls.KERNELS}
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp)
+
+
+class VideobufRange(PerMinKernel):
+    """struct videobuf_buffer's ts is a struct timeval before 5.1 and u64
+    nanoseconds after: the stamp changes only where every kernel of the
+    range has the u64 field."""
+    FILES = {"capture.c": CAPTURE_C}
+    KERNELS = ("4.19", "5.1")
 
     def test_a_range_from_4_19_keeps_the_stamp_and_says_why(self):
         self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
@@ -562,22 +571,13 @@ void keep_times(struct inode *inode, struct inode *copy)
 """
 
 
-class InodeTimesRange(unittest.TestCase):
+class InodeTimesRange(PerMinKernel):
     """struct inode's time members are struct timespec64 from Linux 4.18:
     the locals copied to and from them convert only where every kernel of
     the range has them so (the whole-driver pass reads the member's name
     against its history, as it reads the functions it writes)."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-inode-"))
-        cls.src = write(cls.tmp / "fs", {"times.c": INODE_TIMES_C})
-        cls.runs = {k: run_cli("convert", str(cls.src), "--out", str(cls.tmp / k), "--campaign", "legacy-time-api",
-                               "--min-kernel", k) for k in ("4.14", "4.19")}
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp)
+    FILES = {"times.c": INODE_TIMES_C}
+    KERNELS = ("4.14", "4.19")
 
     def test_from_4_19_the_locals_convert(self):
         self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
