@@ -3245,3 +3245,38 @@ class InodeTimes(unittest.TestCase):
         _, converted, kept = driver_types.convert({"g.c": tv})
         self.assertEqual(converted, [])
         self.assertIn("its value goes to inode->i_mtime", kept[0]["why"])
+
+
+class TimevalToUser(unittest.TestCase):
+    """An ioctl that hands user space the time as a struct timeval (`if
+    (copy_to_user((struct timeval *)arg, &tv, sizeof(struct timeval)) !=
+    0)`): the value becomes a timespec64, the copy writes the old layout
+    field by field (`struct __kernel_old_timeval`, microseconds from the
+    nanoseconds); a timeval read from user space stays (its microseconds
+    would need scaling after the read)."""
+
+    CODE = ("static int get_kernel_time(unsigned long arg)\n{\n\tstruct timeval tv;\n\n"
+            "\ttv = ktime_to_timeval(ktime_get_real());\n"
+            "\tif(copy_to_user((struct timeval*)arg,&tv,sizeof(struct timeval)) != 0)\n\t\treturn -EPERM;\n"
+            "\treturn 0;\n}\n")
+
+    def test_the_value_converts_and_the_copy_writes_the_old_layout(self):
+        new, converted, kept = driver_types.convert({"t.c": self.CODE})
+        self.assertEqual((converted, kept), (["local tv"], []))
+        self.assertIn("\tstruct timespec64 tv;\n\n\ttv = ktime_to_timespec64(ktime_get_real());\n"
+                      "\tif((put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)(struct timeval*)arg)->tv_sec) ||\n"
+                      "\t\tput_user(tv.tv_nsec / NSEC_PER_USEC, "
+                      "&((struct __kernel_old_timeval __user *)(struct timeval*)arg)->tv_usec)) != 0)\n", new["t.c"])
+
+    def test_a_timeval_read_from_user_space_stays(self):
+        code = ("static int set_alarm(unsigned long arg)\n{\n\tstruct timeval tv;\n\n"
+                "\tif (copy_from_user(&tv, (void __user *)arg, sizeof(tv)))\n\t\treturn -EFAULT;\n"
+                "\treturn tv.tv_sec > 0;\n}\n")
+        new, converted, kept = driver_types.convert({"t.c": code})
+        self.assertEqual(converted, [])
+        self.assertEqual(new, {})
+
+    def test_a_result_compared_with_anything_but_zero_stays(self):
+        code = self.CODE.replace(") != 0)", ") != 8)")
+        _, converted, _ = driver_types.convert({"t.c": code})
+        self.assertEqual(converted, [])

@@ -69,7 +69,7 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
 # the compat ioctl's copies of a struct timespec in the 32-bit layout -> their timespec64 forms (5.1 names)
 COMPAT_COPIES = {"compat_get_timespec": "get_old_timespec32", "compat_put_timespec": "put_old_timespec32"}
 USER_COPIES = {"copy_from_user": ("get_user", 0, 1), "copy_to_user": ("put_user", 1, 0)}  # -> (access, value arg, user arg)
-OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec")}
+OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec"), "timeval": ("__kernel_old_timeval", "tv_usec")}
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
 TIMEVAL_HELPERS = {"timeval_compare": "timespec64_compare", "timeval_to_jiffies": "timespec64_to_jiffies",
                    "timeval_to_ns": "timespec64_to_ns"}
@@ -704,11 +704,9 @@ class Analysis:
         for m in re.finditer(rf"(?<![\w.>]){re.escape(c.name)}\b", code[lo:hi]):
             start = lo + m.start()
             found.append((c.relpath, start, self._element_end(code, start + len(c.name)) if c.array else start + len(c.name)))
-        if c.kind == "local":  # the declaration's own mention
+        if c.kind == "local":  # the declaration's own mention (not a later cast's: copy_to_user((struct timeval *)p, &x, ...))
             found = [u for u in found if not (c.decl[1] <= u[1] and code[c.decl[1]:u[1]].strip(" \t*,\n") == ""
-                                                   or re.match(r"\s*[,;=]", code[u[2]:]) and
-                                                   re.search(rf"(?:\bstruct\s+time(spec|val)|^{self.alias_of(c) or '$.'})\s*[^;]*$",
-                                                             code[c.decl[0]:u[1]]))]
+                                                   or re.match(r"\s*[,;=]", code[u[2]:]) and ";" not in code[c.decl[0]:u[1]])]
         return found
 
     def file_local(self, c: Candidate) -> bool:
@@ -1720,27 +1718,31 @@ def user_copy(a, c, n, relpath, call, edits) -> str:
     every architecture: `struct __kernel_old_timespec`), the value is the
     timespec64's; each field is read or written with get_user()/put_user()
     in that layout, the call tested as before (nonzero on a fault).  A
-    timeval, any other size, a user pointer that is not a plain name (it is
-    named twice) or a result used for more than its truth keeps the group."""
+    timeval is written so too (`struct __kernel_old_timeval`, microseconds
+    from the nanoseconds); read back, its microseconds would need scaling
+    after the read: that copy keeps the group, as do any other size, a user
+    pointer that is not a plain name (it is named twice) or a result used
+    for more than its truth."""
     fname, open_, close, idx = call
     code, text = a.code[relpath], a.texts[relpath]
     access, value_at, user_at = USER_COPIES[fname]
     args = call_args(a, relpath, open_, close)
-    if len(args) != 3 or idx != value_at or c.type != "timespec":
+    if len(args) != 3 or idx != value_at or c.type not in OLD_LAYOUT or c.type == "timeval" and access != "put_user":
         return f"passed to {fname}()"
     user = args[user_at].strip()
-    size = re.fullmatch(rf"sizeof\s*\(\s*(?:{re.escape(c.name)}|struct\s+timespec)\s*\)", args[2].strip())
+    size = re.fullmatch(rf"sizeof\s*\(\s*(?:{re.escape(c.name)}|struct\s+{c.type})\s*\)", args[2].strip())
     plain_user = re.fullmatch(r"(?:\(\s*(?:const\s+)?(?:void|char|u8|struct\s+\w+)\s*(?:__user\s*)?\*\s*\)\s*)?"
                               r"[A-Za-z_]\w*", user)
     start = code.rindex(fname, 0, open_)
-    tested = re.search(r"\bif\s*\(\s*!?\s*$", code[:start]) and re.match(r"\s*\)", code[close + 1:])
+    tested = re.search(r"\bif\s*\(\s*!?\s*$", code[:start]) and re.match(r"\s*(?:!=\s*0\s*)?\)", code[close + 1:])
     if not (size and plain_user and tested):
         return f"passed to {fname}() (a size, a user pointer or a use of its result this pass does not read)"
-    layout, value = OLD_LAYOUT[c.type][0], args[value_at].strip().lstrip("&").strip()
+    (layout, fraction), value = OLD_LAYOUT[c.type], args[value_at].strip().lstrip("&").strip()
     user_field = f"&((struct {layout} __user *){user})->"
     edits[n].append((relpath, start, close + 1,
                      f"({access}({value}.tv_sec, {user_field}tv_sec) ||\n{indent_of(text, start)}\t"
-                     f"{access}({value}.tv_nsec, {user_field}tv_nsec))"))
+                     f"{access}({value}.tv_nsec{' / NSEC_PER_USEC' if fraction == 'tv_usec' else ''}, "
+                     f"{user_field}{fraction}))"))
     return ""
 
 
