@@ -23,11 +23,37 @@ static int board_rtc_set_alarm(struct device *dev, struct rtc_wkalrm *alrm)
 	return board_rtc_write_alarm(dev, when - now);
 }
 
-/* Must NOT change: the result is used; other functions with similar names. */
+/* A vendor RTC driver's forms: the seconds narrower than the pointer's type, the result stored. */
+static int vendor_rtc_set_alarm(struct device *dev, struct rtc_wkalrm *alarm)
+{
+	u32 from;
+	unsigned long secs;
+	int ret;
+
+	rtc_tm_to_time(&(alarm->time), (unsigned long *)&from);
+	ret = rtc_tm_to_time(&alarm->time, &secs);
+	if (ret)
+		return ret;
+	return vendor_rtc_program(dev, from, secs);
+}
+
+static void vendor_rtc_seconds(struct rtc_time *tm, unsigned long *secs)
+{
+	rtc_tm_to_time(tm, secs);
+}
+
+/* Must NOT change: the result tested or initialising a declaration; other functions with similar names. */
 static int board_rtc_check(struct rtc_time *tm, unsigned long *secs)
 {
 	int ret = rtc_tm_to_time(tm, secs);
 
 	board_time_to_tm(*secs, tm);
 	return ret ? ret : rtc_time64_to_tm_checked(*secs, tm);
+}
+
+static int vendor_rtc_valid(struct rtc_time *tm, unsigned long *secs)
+{
+	if (rtc_tm_to_time(tm, secs))
+		return -EINVAL;
+	return 0;
 }

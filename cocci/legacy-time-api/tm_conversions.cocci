@@ -7,9 +7,11 @@
 /// machines.  Linux 3.19 added rtc_time64_to_tm() and rtc_tm_to_time64(),
 /// Linux 4.8 time64_to_tm(); time_to_tm() was removed in 4.20 and the RTC
 /// ones are gone from today's kernels.  time_to_tm(t, off, tm) and
-/// rtc_time_to_tm(t, tm) keep their arguments; the statement
-/// rtc_tm_to_time(tm, &t); (it always returned 0) becomes
-/// t = rtc_tm_to_time64(tm);.
+/// rtc_time_to_tm(t, tm) keep their arguments.  rtc_tm_to_time(tm, p)
+/// stored rtc_tm_to_time64(tm) through p and returned 0: the statement
+/// rtc_tm_to_time(tm, &t); becomes t = rtc_tm_to_time64(tm);, with p a
+/// pointer *p = rtc_tm_to_time64(tm);, and ret = rtc_tm_to_time(tm, &t);
+/// becomes the store and ret = 0;.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -17,8 +19,10 @@
 //  rtc_read_time().  The variable that receives rtc_tm_to_time64() keeps
 //  its type: an unsigned long stays a y2106 limit on 32-bit machines
 //  (seconds_truncation.cocci reports stores of wall-clock seconds).
-//  rtc_tm_to_time() whose result is used (ret = rtc_tm_to_time(...)) is
-//  reported, not changed.
+//  rtc_tm_to_time(tm, (unsigned long *)&t) of a narrower t wrote an
+//  unsigned long over it on 64-bit machines: it becomes t = ...; (the value
+//  converted to t's type).  rtc_tm_to_time() whose result is tested or
+//  initialises a declaration is reported, not changed.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.19 rtc_time64_to_tm, 3.19 rtc_tm_to_time64, 4.8 time64_to_tm
@@ -46,12 +50,40 @@ expression t, off, tm;
   (t, tm)
 )
 
-// A statement: its result (always 0) is not used.
+// A statement: its result (always 0) is not used, or stored.
 @convert_stmt depends on patch@
-expression tm, E;
+expression tm, E, R;
+type T;
 @@
+(
 - rtc_tm_to_time(tm, &E);
 + E = rtc_tm_to_time64(tm);
+|
+- rtc_tm_to_time(tm, (T *)&E);
++ E = rtc_tm_to_time64(tm);
+|
+- R = rtc_tm_to_time(tm, &E);
++ E = rtc_tm_to_time64(tm);
++ R = 0;
+|
+- R = rtc_tm_to_time(tm, (T *)&E);
++ E = rtc_tm_to_time64(tm);
++ R = 0;
+)
+
+// Through a pointer, as rtc_tm_to_time() stored it.
+@convert_ptr depends on patch@
+expression tm, R;
+identifier p;
+@@
+(
+- rtc_tm_to_time(tm, p);
++ *p = rtc_tm_to_time64(tm);
+|
+- R = rtc_tm_to_time(tm, p);
++ *p = rtc_tm_to_time64(tm);
++ R = 0;
+)
 
 @found depends on context || report || org@
 identifier api = {time_to_tm, rtc_time_to_tm, rtc_tm_to_time};
