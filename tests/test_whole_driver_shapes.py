@@ -3264,9 +3264,10 @@ class TimevalToUser(unittest.TestCase):
         new, converted, kept = driver_types.convert({"t.c": self.CODE})
         self.assertEqual((converted, kept), (["local tv"], []))
         self.assertIn("\tstruct timespec64 tv;\n\n\ttv = ktime_to_timespec64(ktime_get_real());\n"
-                      "\tif((put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)(struct timeval*)arg)->tv_sec) ||\n"
-                      "\t\tput_user(tv.tv_nsec / NSEC_PER_USEC, "
-                      "&((struct __kernel_old_timeval __user *)(struct timeval*)arg)->tv_usec)) != 0)\n", new["t.c"])
+                      "\tif((put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)arg)->tv_sec) ||\n"
+                      "\t\tput_user(tv.tv_nsec / NSEC_PER_USEC, &((struct __kernel_old_timeval __user *)arg)->tv_usec)) != 0)\n",
+                      new["t.c"])
+        self.assertNotIn("struct timeval", new["t.c"])  # the user pointer's cast to the old type goes too
 
     def test_a_timeval_read_from_user_space_stays(self):
         code = ("static int set_alarm(unsigned long arg)\n{\n\tstruct timeval tv;\n\n"

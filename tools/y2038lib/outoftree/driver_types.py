@@ -68,6 +68,7 @@ HELPERS = {  # helper on struct timespec -> its timespec64 form
 }
 # the compat ioctl's copies of a struct timespec in the 32-bit layout -> their timespec64 forms (5.1 names)
 COMPAT_COPIES = {"compat_get_timespec": "get_old_timespec32", "compat_put_timespec": "put_old_timespec32"}
+OLD_TYPE_CAST = re.compile(r"^\(\s*(?:const\s+)?struct\s+time(?:spec|val)\s*(?:__user\s*)?\*\s*\)\s*")
 USER_COPIES = {"copy_from_user": ("get_user", 0, 1), "copy_to_user": ("put_user", 1, 0)}  # -> (access, value arg, user arg)
 OLD_LAYOUT = {"timespec": ("__kernel_old_timespec", "tv_nsec"), "timeval": ("__kernel_old_timeval", "tv_usec")}
 # helper on struct timeval -> the timespec64 one that says the same of the converted values
@@ -1738,6 +1739,7 @@ def user_copy(a, c, n, relpath, call, edits) -> str:
     if not (size and plain_user and tested):
         return f"passed to {fname}() (a size, a user pointer or a use of its result this pass does not read)"
     (layout, fraction), value = OLD_LAYOUT[c.type], args[value_at].strip().lstrip("&").strip()
+    user = OLD_TYPE_CAST.sub("", user)  # (struct timeval *)arg: a type later kernels lack; the layout's cast says it
     user_field = f"&((struct {layout} __user *){user})->"
     edits[n].append((relpath, start, close + 1,
                      f"({access}({value}.tv_sec, {user_field}tv_sec) ||\n{indent_of(text, start)}\t"
