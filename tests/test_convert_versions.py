@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from helpers import REPO, run_cli
-from y2038lib.outoftree import api_availability, compat_fallbacks, kernel_versions as kv
+from y2038lib.outoftree import api_availability, compat_fallbacks, convert, kernel_versions as kv
 from y2038lib.engine import rules
 COMPAT_H = textwrap.dedent("""\
     #include <linux/version.h>
@@ -589,3 +589,41 @@ class InodeTimesRange(PerMinKernel):
         self.assertIn("\tstruct timespec atime;\n", (self.tmp / "4.14" / "times.c").read_text())
         report = (self.tmp / "4.14" / "y2038-convert.txt").read_text()
         self.assertIn("the kernel range does not allow this change [local atime: kept as struct timespec]", report)
+
+
+class CompileFreeCheck(unittest.TestCase):
+    """A line a conversion wrote may name nothing a kernel of the range
+    lacks: no name added after the range's first kernel, and no structure
+    type, call or macro removed before a kernel of it (a rewritten copy that
+    still casts to struct timeval does not build from 5.6 on).  A member
+    named like a removed one (ktime's tv) is any variable's name too."""
+
+    ORIGINAL = "int get(unsigned long arg)\n{\n\tstruct timeval tv;\n\n\tdo_gettimeofday(&tv);\n" \
+               "\treturn copy_to_user((struct timeval *)arg, &tv, sizeof(tv));\n}\n"
+
+    def check(self, converted: str, lo=(4, 19, 0)):
+        project = kv.Project({"t.c": self.ORIGINAL})
+        samples = kv.samples_for(project.tested, kv.code(*lo), kv.code(6, 12, 255))
+        histories = [api_availability.RuleHistory.of(r) for _, rs in rules.campaigns() for r in rs]
+        histories.append(convert.WHOLE_DRIVER_HISTORY)  # what the whole-driver pass writes, as convert checks it
+        return api_availability.unavailable_uses(self.ORIGINAL, converted, project, samples, histories,
+                                                 {"__kernel_old_timeval"})  # y2038-compat.h's, before 5.1
+
+    def test_a_written_line_naming_a_removed_type_is_listed(self):
+        found = self.check(self.ORIGINAL.replace("struct timeval tv;", "struct timespec64 tv;").replace(
+            "do_gettimeofday(&tv);", "ktime_get_real_ts64(&tv);").replace(
+            "copy_to_user((struct timeval *)arg, &tv, sizeof(tv))",
+            "put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)(struct timeval *)arg)->tv_sec)"))
+        self.assertTrue(found)
+        self.assertTrue(all(" timeval (gone since 5.6): " in f and "put_user(" in f for f in found), found)
+
+    def test_a_call_removed_before_the_range_is_listed_and_a_member_named_tv_is_not(self):
+        found = self.check(self.ORIGINAL.replace("do_gettimeofday(&tv);", "ktime_get_real_ts64(&tv);\n"
+                                                 "\tfoo.tv = getnstimeofday(NULL) ? 0 : 1;"))
+        self.assertEqual({f.split(" (")[0].split(": ")[1] for f in found}, {"getnstimeofday"})
+
+    def test_a_clean_conversion_lists_nothing_and_comments_are_no_use(self):
+        self.assertEqual(self.check(self.ORIGINAL.replace("struct timeval tv;", "struct timespec64 tv;").replace(
+            "do_gettimeofday(&tv);", "ktime_get_real_ts64(&tv); /* was do_gettimeofday(), not ktime_get_coarse_real_ns() */").replace(
+            "copy_to_user((struct timeval *)arg, &tv, sizeof(tv))",
+            "put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)arg)->tv_sec)")), [])

@@ -240,20 +240,36 @@ def unavailable_uses(original: str, converted: str, project, samples, histories,
     """The compile-free check: at each sample kernel version, the lines the
     preprocessor keeps in the conversion but not in the original may only
     use the names the rules' histories say that kernel has (or the
-    converted code's compat header provides).  Returns
-    ["<version>: <name> (since <v>): <line>"]."""
+    converted code's compat header provides): none added after it, none
+    removed before it (a line a rule wrote that still names struct timeval
+    does not build from 5.6 on).  Returns ["<version>: <name> (since <v>):
+    <line>"] and ["<version>: <name> (gone since <v>): <line>"]."""
     first: Dict[str, int] = {}
+    gone: Dict[str, int] = {}
     for h in histories:
         for name, version in h.introduced.items():
             if name != "*" and name not in provided:
                 first[name] = min(version, first.get(name, version))
+        for name, version in h.removed.items():
+            if name != "*" and name not in provided:
+                gone[name] = min(version, gone.get(name, version))
     found = []
     for version in samples:
         before = set(kv.lines_compiled_at(original, project, version))
         for line in kv.lines_compiled_at(converted, project, version):
             if line in before:
                 continue
-            for name in IDENTIFIER.findall(line):
+            code = blank_comments_and_literals(line)
+            for name in IDENTIFIER.findall(code):
                 if name in first and first[name] > version:
                     found.append(f"{kv.show(version)}: {name} (since {kv.show(first[name])}): {line.strip()}")
+            for m in REMOVED_USE.finditer(code):
+                name = m.group("type") or m.group("call") or m.group("macro")
+                if name in gone and gone[name] <= version:
+                    found.append(f"{kv.show(version)}: {name} (gone since {kv.show(gone[name])}): {line.strip()}")
     return found
+
+
+# what a removed name can be in a line: a structure type, a call, a macro (a member name such as ktime's tv
+# is also any variable's: not read)
+REMOVED_USE = re.compile(r"\bstruct\s+(?P<type>\w+)|\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
