@@ -627,3 +627,55 @@ class CompileFreeCheck(unittest.TestCase):
             "do_gettimeofday(&tv);", "ktime_get_real_ts64(&tv); /* was do_gettimeofday(), not ktime_get_coarse_real_ns() */").replace(
             "copy_to_user((struct timeval *)arg, &tv, sizeof(tv))",
             "put_user(tv.tv_sec, &((struct __kernel_old_timeval __user *)arg)->tv_sec)")), [])
+
+
+TIME_T_C = """\
+#include <linux/version.h>
+
+/* a time_t in a comment is no use */
+static time_t last_seen;
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 6, 0)
+static time_t legacy_stamp(void)
+{
+	return get_seconds();
+}
+#endif
+
+long age(long now)
+{
+	return now - last_seen;
+}
+"""
+
+
+class RemovedTypedef(unittest.TestCase):
+    """time_t left include/linux/types.h in 5.6; which type replaces it (time64_t,
+    whose division on 32-bit machines needs div_s64(), or a user ABI's
+    __kernel_old_time_t) is not the rules' choice: each line a kernel of the
+    range from 5.6 on compiles is listed as left, a branch for older kernels
+    and a comment are not, nor anything when the range stops before 5.6."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-time-t-"))
+        src = write(cls.tmp / "src", {"age.c": TIME_T_C})
+        cls.runs = {name: run_cli("convert", str(src), "--out", str(cls.tmp / name), "--campaign", "legacy-time-api",
+                                  "--min-kernel", "4.19", *extra)
+                    for name, extra in (("6.12", ()), ("5.4", ("--max-kernel", "5.4")))}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def left(self, name):
+        self.assertEqual(self.runs[name].returncode, 0, self.runs[name].stderr)
+        return json.loads((self.tmp / name / "y2038-convert.json").read_text())["left"]
+
+    def test_a_line_a_kernel_from_5_6_compiles_is_left(self):
+        left = [line for line in self.left("6.12") if line.endswith("[time_t]")]
+        self.assertEqual([line.split(": ")[0] for line in left], ["age.c:4"])
+        self.assertIn("time_t is gone from Linux 5.6: time64_t", left[0])
+
+    def test_a_range_that_stops_before_5_6_lists_none(self):
+        self.assertFalse([line for line in self.left("5.4") if line.endswith("[time_t]")])

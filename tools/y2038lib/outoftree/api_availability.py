@@ -22,7 +22,7 @@ whose sites are independent says `// Sites: independent`.
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from ..csource import IDENTIFIER, blank_comments, blank_comments_and_literals
 from . import kernel_versions as kv
@@ -273,3 +273,24 @@ def unavailable_uses(original: str, converted: str, project, samples, histories,
 # what a removed name can be in a line: a structure type, a call, a macro (a member name such as ktime's tv
 # is also any variable's: not read)
 REMOVED_USE = re.compile(r"\bstruct\s+(?P<type>\w+)|\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
+
+
+# the old time API's typedefs the kernel's headers dropped: include/linux/types.h's time_t went in 5.6 ("y2038:
+# remove unused time32 interfaces"); its replacement is a choice no rule makes (time64_t: 64-bit division on
+# 32-bit machines then needs div_s64(); a user-space ABI keeps __kernel_old_time_t)
+REMOVED_TYPEDEFS = {"time_t": kv.code(5, 6, 0)}
+TYPEDEF_USE = re.compile(rf"\b({'|'.join(REMOVED_TYPEDEFS)})\b")
+
+
+def removed_typedef_uses(text: str, project, newest: int) -> List[Tuple[int, str]]:
+    """(line, typedef) of each code line that the newest kernel of the range
+    compiles (the version decided, everything else kept) and that names a
+    typedef that kernel no longer has."""
+    gone = [name for name, version in REMOVED_TYPEDEFS.items() if version <= newest]
+    code = blank_comments_and_literals(text)
+    if not gone or not TYPEDEF_USE.search(code):
+        return []
+    versions = kv.SourceVersions(text, project.evaluator, [newest])
+    return [(n, m.group(1)) for n, line in enumerate(code.split("\n"), 1)
+            if n not in versions.directive_lines and versions.kernels(n)
+            for m in TYPEDEF_USE.finditer(line) if m.group(1) in gone]

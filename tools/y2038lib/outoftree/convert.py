@@ -363,9 +363,27 @@ def left_by_hand(conv: Conversion, left: list) -> list:
         if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
                          applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
             left.append(f"{kept['why']} [whole-driver]")
+    left += removed_typedefs_left(conv)
     return sorted({line for line in left
                    if not for_older_kernels(line, applier, conv.project, conv.kernel_range, conv.histories)
                    and not already_listed(line, decided)}, key=sort_key)
+
+
+def removed_typedefs_left(conv: Conversion) -> list:
+    """The converted files' lines that name a typedef the newest kernel of
+    their range lacks (time_t from 5.6 on): left, with the choices."""
+    range_of = conv.modules.range_of if conv.modules else lambda relpath, default: default
+    left = []
+    for relpath in sorted(f for f in conv.texts if f.endswith((".c", ".h"))):
+        try:
+            text = conv.applier.content(relpath).decode(errors="replace")
+            uses = api_availability.removed_typedef_uses(text, conv.project, range_of(relpath, conv.kernel_range).hi)
+        except kernel_versions.ConditionalError:
+            continue  # conditionals that do not pair up: already a problem of the file
+        left += [f"{relpath}:{line}: {name} is gone from Linux {kernel_versions.show(api_availability.REMOVED_TYPEDEFS[name])}: "
+                 f"time64_t (64-bit division then needs div_s64() on 32-bit machines), or __kernel_old_time_t "
+                 f"where the layout is user space's [{name}]" for line, name in uses]
+    return left
 
 
 # timekeeping accessors the rules write, declared in <linux/timekeeping.h>
