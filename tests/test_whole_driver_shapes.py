@@ -3281,3 +3281,30 @@ class TimevalToUser(unittest.TestCase):
         code = self.CODE.replace(") != 0)", ") != 8)")
         _, converted, _ = driver_types.convert({"t.c": code})
         self.assertEqual(converted, [])
+
+
+class ForeignStructMember(unittest.TestCase):
+    """A member the driver's structure shares its name with, read through a
+    member of a structure a kernel or user-space header defines
+    (`group.capture_param.timestamp`, `struct sprd_img_capture_param
+    capture_param;` declared by the driver, the structure not): another
+    structure's, no use of the driver's field.  A member whose type the
+    driver neither defines nor declares with `struct` stays a use."""
+
+    CODE = ("struct flash_task {\n\tstruct timeval timestamp;\n};\n\n"
+            "struct isp_group {\n\tstruct sprd_img_capture_param capture_param;\n};\n\n"
+            "static struct isp_group group;\n\n"
+            "void stamp(struct flash_task *t)\n{\n\tdo_gettimeofday(&t->timestamp);\n"
+            "\tpr_debug(\"%lld\\n\", group.capture_param.timestamp);\n}\n")
+
+    def test_the_foreign_structures_member_is_no_use(self):
+        new, converted, kept = driver_types.convert({"f.c": self.CODE})
+        self.assertEqual((converted, kept), (["field timestamp"], []))
+        self.assertIn("\tktime_get_real_ts64(&t->timestamp);\n\tpr_debug(\"%lld\\n\", group.capture_param.timestamp);",
+                      new["f.c"])
+
+    def test_a_member_of_an_unknown_type_name_stays_a_use(self):
+        code = self.CODE.replace("struct sprd_img_capture_param capture_param;", "capture_param_t capture_param;")
+        _, converted, kept = driver_types.convert({"f.c": code})
+        self.assertEqual(converted, [])
+        self.assertIn("passed to pr_debug()", kept[0]["why"])

@@ -816,7 +816,7 @@ class Analysis:
         if re.search(r"(?:\.|->)\s*$", before[:base.start()]):  # x->addr.start: the type of the member addr
             types = self.member_types(name)
             return bool(types) and struct not in types and all(
-                BASIC_TYPE.fullmatch(t) or t in self.struct_names for t in types)
+                BASIC_TYPE.fullmatch(t) or t in self.struct_names or t in self.struct_types(name) for t in types)
         body = next((f for f in self.funcs[relpath] if f[1] <= pos <= f[4]), None)
         scope = code[body[1]:pos] if body else code[:pos]
         # the type's name ends where the variable's begins: `struct foo_info, member)` in a container_of()
@@ -838,6 +838,14 @@ class Analysis:
                 r"\btypedef\s+struct\s+(\w+)\s*\**\s*(\w+)\s*;", code) if m.group(2) in words}
             self._member_types[name] = words
         return self._member_types[name]
+
+    def struct_types(self, name: str) -> Set[str]:
+        """The structures the driver declares a member or a variable called
+        name with, `struct` spelt out (`struct sprd_img_capture_param
+        capture_param;`): its own or a header's it does not have, a
+        structure either way."""
+        return {m.group(1) for code in self.code.values() for m in re.finditer(
+            rf"\bstruct\s+(\w+)\s*\**\s*\b{re.escape(name)}\s*(?:\[[^\]]*\]\s*)?;", code)}
 
     @staticmethod
     def _element_end(code, end):
