@@ -273,8 +273,10 @@ class PointerLocal(unittest.TestCase):
                      'pr_info("%d.%06d\\n", (int)p_timer->tv_sec, (int)(p_timer->tv_nsec / NSEC_PER_USEC));',
                      "struct timeval *tv = NULL;", "do_gettimeofday(tv);"):
             self.assertIn(line, new["log.c"])
-        # a pointer local on its own is left to the per-file rules: this pass neither converts nor lists it
-        self.assertEqual(kept, [])
+        # a pointer local given its own memory is this pass's (no per-file rule reads the allocation): kept
+        # for the kernel function it is handed to, and listed
+        self.assertEqual(kept, [{"why": "log.c:16: passed to skb_stamp() [local tv: kept as struct timeval]",
+                                 "names": [("log.c", "tv")]}])
 
     def test_a_function_pointers_parameter_declared_in_a_body_is_no_local(self):
         texts = {"cb.c": "static int run(struct ops *o)\n{\n\tint (*cb)(struct timespec *ts);\n\n"
@@ -3308,3 +3310,44 @@ class ForeignStructMember(unittest.TestCase):
         _, converted, kept = driver_types.convert({"f.c": code})
         self.assertEqual(converted, [])
         self.assertIn("passed to pr_debug()", kept[0]["why"])
+
+
+class PointerMemory(unittest.TestCase):
+    """A pointer candidate handed to memcpy()/memset() as it is (`memcpy(dst,
+    &last, sizeof(struct timeval))`) links with the other end as an address
+    does; a pointer local given its own memory (`kmalloc(sizeof(*ts), ...)`,
+    `kzalloc(sizeof(struct timespec), ...)`) and freed converts, the
+    spelt-out size taking the new type.  Memory sized for something else, or
+    a copy into a byte buffer, keeps the group."""
+
+    CODE = ("static struct timeval last;\n\nvoid copy_last(struct timeval *dst)\n{\n"
+            "\tmemcpy(dst, &last, sizeof(struct timeval));\n}\n\n"
+            "void stamp(void)\n{\n\tdo_gettimeofday(&last);\n}\n\n"
+            "int sample(void)\n{\n\tstruct timespec *ts = kmalloc(sizeof(*ts), GFP_KERNEL);\n"
+            "\tstruct timespec *more;\n\tint ok;\n\n\tif (!ts)\n\t\treturn -ENOMEM;\n"
+            "\tmore = kzalloc(sizeof(struct timespec), GFP_KERNEL);\n\tif (!more) {\n\t\tkfree(ts);\n"
+            "\t\treturn -ENOMEM;\n\t}\n\tgetnstimeofday(ts);\n\tok = timespec_compare(ts, more) > 0;\n"
+            "\tkfree(more);\n\tkfree(ts);\n\treturn ok;\n}\n")
+
+    def test_the_copy_and_the_allocations_convert(self):
+        new, converted, kept = driver_types.convert({"m.c": self.CODE})
+        self.assertEqual(kept, [])
+        self.assertEqual(sorted(converted), ["global last, param dst", "local more, local ts"])
+        for line in ("void copy_last(struct timespec64 *dst)", "\tmemcpy(dst, &last, sizeof(struct timespec64));",
+                     "\tstruct timespec64 *ts = kmalloc(sizeof(*ts), GFP_KERNEL);",
+                     "\tmore = kzalloc(sizeof(struct timespec64), GFP_KERNEL);", "\tktime_get_real_ts64(ts);",
+                     "\tok = timespec64_compare(ts, more) > 0;\n\tkfree(more);\n\tkfree(ts);"):
+            self.assertIn(line, new["m.c"])
+
+    def test_memory_sized_for_something_else_keeps_the_pointer(self):
+        for size in ("sizeof(struct sample_rec)", "sizeof(*ts) + sizeof(struct sample_hdr)"):
+            code = self.CODE.replace("kmalloc(sizeof(*ts), GFP_KERNEL)", f"kmalloc({size}, GFP_KERNEL)")
+            _, converted, kept = driver_types.convert({"m.c": code})
+            self.assertNotIn("local more, local ts", converted)
+            self.assertIn(f"assigned from kmalloc({size}"[:48], "\n".join(k["why"] for k in kept))
+
+    def test_a_copy_into_a_byte_buffer_keeps_the_pointer(self):
+        code = self.CODE.replace("memcpy(dst, &last, sizeof(struct timeval));",
+                                 "memcpy(dst, &last, sizeof(struct timeval));\n\tmemcpy(wire_buf, dst, 8);")
+        _, converted, kept = driver_types.convert({"m.c": code})
+        self.assertNotIn("global last, param dst", converted)

@@ -964,6 +964,7 @@ def convert(texts: dict, allowed=lambda relpath, line, new: True):
     for _, members in sorted(links.groups().items()):
         lone = lone_locals(a, members)
         pass_only = any(e[3] in PASS_ONLY_EDITS or e[3].startswith(PASS_ONLY_STARTS) or "input_event_sec = " in e[3]
+                        or ALLOCATORS.fullmatch(e[3])
                         or a.candidates[m].type == "timeval" and e[3] in TIMEVAL_HELPERS.values()  # no rule reads them
                         for m in members for e in found.edits[m])
         widened = any(e[3] in WIDENED for m in members for e in found.edits[m])
@@ -1339,8 +1340,10 @@ def classify(a, c, n, relpath, start, end, edits, union):
     before = code[:expr_start].rstrip()
     call = enclosing_call(code, expr_start)
     direct_arg = before.endswith(("(", ",")) and re.match(r"\s*[,)]", code[end:])
+    if c.pointer and direct_arg and call and call[0] in FREES:
+        return ""  # what it points at freed: no use of the type
     if c.pointer and direct_arg and call and call[0] not in CONTROL:  # a pointer parameter handed on as it is
-        return handed_to(a, c, n, relpath, call, edits, union)
+        return handed_to(a, c, n, relpath, call, edits, union, memory=call[0] in ("memset", "memcpy"))
     if c.pointer and before.endswith("*") and re.match(r"\s*=[^=]", code[end:]):  # *p = value;
         return stored_through(a, c, n, relpath, end, edits, union)
     if c.pointer and null_tested(code, before, end):
@@ -1940,6 +1943,8 @@ def link_value(a, c, n, relpath, start, stop, union, out):
         value = inside.strip()
     if c.pointer and value in ("NULL", "0"):
         return ""  # a pointer set to none
+    if c.pointer and c.kind != "field" and allocated_here(c, relpath, code, vstart, vstart + len(value), out):
+        return ""
     address = re.match(r"&\s*(?!&)", value) if c.pointer else None
     if address:  # to = &end_time: the pointer and what it points at change together
         target = link_target(a, relpath, vstart + address.end(), vstart + len(value))
@@ -1963,6 +1968,24 @@ def link_value(a, c, n, relpath, start, stop, union, out):
         out.append(member)
         return ""
     return f"assigned from {value[:40]}"
+
+
+def allocated_here(c, relpath: str, code: str, start: int, end: int, out) -> bool:
+    """A pointer given its own memory (`ts = kmalloc(sizeof(*ts), GFP_KERNEL)`,
+    `kzalloc(sizeof(struct timespec), ...)`, the value from start to end): the
+    size follows the pointer's new type, a spelt-out one takes it (the edit
+    in out)."""
+    alloc = re.fullmatch(r"(?:\([^()]*\)\s*)?([A-Za-z_]\w*)\s*\((.*)\)", code[start:end], re.S)
+    if not alloc or not ALLOCATORS.match(alloc.group(1)):
+        return False
+    sizes = list(re.finditer(rf"\bsizeof\s*\(\s*(?:\*\s*{re.escape(c.name)}|(struct\s+{c.type}))\s*\)", alloc.group(2)))
+    if not sizes or re.search(r"\bsizeof\b", re.sub(rf"\bsizeof\s*\(\s*(?:\*\s*{re.escape(c.name)}|struct\s+{c.type})\s*\)",
+                                                  "", alloc.group(2))):
+        return False  # a size of something else: not this pointer's memory alone
+    out += [(relpath, start + alloc.start(2) + m.start(1), start + alloc.start(2) + m.end(1), "struct timespec64")
+            for m in sizes if m.group(1)]
+    out.append((relpath, start + alloc.start(1), start + alloc.end(1), alloc.group(1)))  # its own name: no per-file
+    return True                                                                           # rule reads the allocation
 
 
 def kernel_member(a, c, relpath, start, end, address: bool) -> Optional[Tuple[str, int, int, str]]:
