@@ -9,6 +9,13 @@ static void touch(struct my_entry *e)
 	pr_debug("now %lu\n", now);
 }
 
+/* Must change: an argument of the jiffies-style comparisons stays an unsigned long. */
+static int session_expired(struct my_entry *e)
+{
+	return time_after(get_seconds(), e->expires) ||
+	       time_in_range(e->created, get_seconds(), e->expires);
+}
+
 /* Must NOT change: the definition, other functions, look-alikes. */
 unsigned long get_seconds(void)
 {

@@ -10,7 +10,8 @@
 ///
 /// The call is replaced in place.  Where the result is stored in a 32-bit
 /// variable the truncation stays what it was; the y2038-hazards campaign
-/// reports such stores.
+/// reports such stores.  An argument of time_after() and its kin, which
+/// typecheck() an unsigned long, is cast back to one.
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
@@ -61,6 +62,17 @@ identifier f;
 position p;
 @@
  f(..., fmt, ..., CURRENT_TIME_SEC@p.tv_sec, ...)
+
+// The jiffies-style comparisons typecheck() both sides as unsigned long:
+// get_seconds()'s value keeps that type there (and its 2106 wrap, which
+// they are written for).
+@compared depends on patch@
+identifier cmp = {time_after, time_before, time_after_eq, time_before_eq, time_in_range, time_in_range_open};
+@@
+ cmp(...,
+- get_seconds()
++ (unsigned long)ktime_get_real_seconds()
+ ,...)
 
 @seconds depends on patch@
 identifier fn != get_seconds;
