@@ -15,8 +15,8 @@
 //
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
-// Comments: The definition of get_seconds() itself is left alone; so is
-//  a value passed to a call with a format string, reported instead.
+// Comments: The definition of get_seconds() itself is left alone.  A
+//  value passed to a call with a format string is cast to its old type.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.19 ktime_get_real_seconds
@@ -32,36 +32,46 @@ virtual context
 virtual org
 virtual report
 
-// An argument of a call with a format string keeps its type (reported):
-// time64_t needs another conversion specifier.
+// An argument of a call with a format string keeps its type, cast back to
+// it: time64_t would need another conversion specifier, and the value
+// printed stays what it was (unsigned long for get_seconds(), the time_t
+// tv_sec, a long, for the coarse clock's).
 // One rule per form: a disjunction in an argument list stops at the first.
-@printed0@
+@printed0 depends on patch@
 constant char[] fmt;
 identifier f;
-position p;
 @@
- f(..., fmt, ..., get_seconds@p(), ...)
+ f(..., fmt, ...,
+- get_seconds()
++ (unsigned long)ktime_get_real_seconds()
+ , ...)
 
-@printed1@
+@printed1 depends on patch@
 constant char[] fmt;
 identifier f;
-position p;
 @@
- f(..., fmt, ..., current_kernel_time@p().tv_sec, ...)
+ f(..., fmt, ...,
+- current_kernel_time().tv_sec
++ (long)ktime_get_real_seconds()
+ , ...)
 
-@printed2@
+@printed2 depends on patch@
 constant char[] fmt;
 identifier f;
-position p;
 @@
- f(..., fmt, ..., CURRENT_TIME@p.tv_sec, ...)
+ f(..., fmt, ...,
+- CURRENT_TIME.tv_sec
++ (long)ktime_get_real_seconds()
+ , ...)
 
-@printed3@
+@printed3 depends on patch@
 constant char[] fmt;
 identifier f;
-position p;
 @@
- f(..., fmt, ..., CURRENT_TIME_SEC@p.tv_sec, ...)
+ f(..., fmt, ...,
+- CURRENT_TIME_SEC.tv_sec
++ (long)ktime_get_real_seconds()
+ , ...)
 
 // The jiffies-style comparisons typecheck() both sides as unsigned long:
 // get_seconds()'s value keeps that type there (and its 2106 wrap, which
@@ -77,25 +87,24 @@ identifier cmp = {time_after, time_before, time_after_eq, time_before_eq, time_i
 @seconds depends on patch@
 identifier fn != get_seconds;
 type T;
-position p != {printed0.p, printed1.p, printed2.p, printed3.p};
 @@
 fn(...) {
 <+...
 (
 // spelled out so that spatch keeps "(T)x" without a space after the cast
-- (T)get_seconds@p()
+- (T)get_seconds()
 + (T)ktime_get_real_seconds()
 |
-- get_seconds@p()
+- get_seconds()
 + ktime_get_real_seconds()
 |
-- current_kernel_time@p().tv_sec
+- current_kernel_time().tv_sec
 + ktime_get_real_seconds()
 |
-- CURRENT_TIME@p.tv_sec
+- CURRENT_TIME.tv_sec
 + ktime_get_real_seconds()
 |
-- CURRENT_TIME_SEC@p.tv_sec
+- CURRENT_TIME_SEC.tv_sec
 + ktime_get_real_seconds()
 )
 ...+>
