@@ -525,12 +525,14 @@ class PerMinKernel(unittest.TestCase):
     FILES: dict = {}
     KERNELS: tuple = ()
 
+    MAX_KERNEL: tuple = ()  # ("--max-kernel", "X.Y") for every run
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-range-"))
         cls.src = write(cls.tmp / "src", cls.FILES)
         cls.runs = {k: run_cli("convert", str(cls.src), "--out", str(cls.tmp / k), "--campaign", "legacy-time-api",
-                               "--min-kernel", k) for k in cls.KERNELS}
+                               "--min-kernel", k, *cls.MAX_KERNEL) for k in cls.KERNELS}
 
     @classmethod
     def tearDownClass(cls):
@@ -572,12 +574,15 @@ void keep_times(struct inode *inode, struct inode *copy)
 
 
 class InodeTimesRange(PerMinKernel):
-    """struct inode's time members are struct timespec64 from Linux 4.18:
-    the locals copied to and from them convert only where every kernel of
-    the range has them so (the whole-driver pass reads the member's name
-    against its history, as it reads the functions it writes)."""
+    """struct inode's time members are struct timespec64 from Linux 4.18
+    and gone (accessors instead) from 6.6 (i_ctime) and 6.7 (i_atime,
+    i_mtime): the locals copied to and from them convert only where every
+    kernel of the range has them so (the whole-driver pass reads the
+    member's name against its history, as it reads the functions it
+    writes); the range up to 6.12 refuses them too (TimesPastTheMembers)."""
     FILES = {"times.c": INODE_TIMES_C}
     KERNELS = ("4.14", "4.19")
+    MAX_KERNEL = ("--max-kernel", "6.5")
 
     def test_from_4_19_the_locals_convert(self):
         self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
@@ -589,6 +594,17 @@ class InodeTimesRange(PerMinKernel):
         self.assertIn("\tstruct timespec atime;\n", (self.tmp / "4.14" / "times.c").read_text())
         report = (self.tmp / "4.14" / "y2038-convert.txt").read_text()
         self.assertIn("the kernel range does not allow this change [local atime: kept as struct timespec]", report)
+
+
+class TimesPastTheMembers(PerMinKernel):
+    FILES = {"times.c": INODE_TIMES_C}
+    KERNELS = ("4.19",)
+
+    def test_a_range_up_to_6_12_keeps_them_and_says_why(self):
+        self.assertEqual(self.runs["4.19"].returncode, 0, self.runs["4.19"].stderr)
+        self.assertIn("\tstruct timespec atime;\n", (self.tmp / "4.19" / "times.c").read_text())
+        self.assertIn("the kernel range does not allow this change [local atime: kept as struct timespec]",
+                      (self.tmp / "4.19" / "y2038-convert.txt").read_text())
 
 
 class CompileFreeCheck(unittest.TestCase):

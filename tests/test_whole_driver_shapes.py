@@ -3351,3 +3351,40 @@ class PointerMemory(unittest.TestCase):
                                  "memcpy(dst, &last, sizeof(struct timeval));\n\tmemcpy(wire_buf, dst, 8);")
         _, converted, kept = driver_types.convert({"m.c": code})
         self.assertNotIn("global last, param dst", converted)
+
+
+class ReviewedEdgesOfTheThirteenthRound(unittest.TestCase):
+    """Inputs a cold review of this round's changes converted wrongly, each
+    a test that failed before its fix."""
+
+    def test_a_cast_on_the_allocation_names_the_new_type_or_keeps_the_pointer(self):
+        code = ("int sample(void)\n{\n\tstruct timeval *tv;\n\n\ttv = (struct timeval *)kmalloc(sizeof(*tv), GFP_KERNEL);\n"
+                "\tif (!tv)\n\t\treturn -ENOMEM;\n\tdo_gettimeofday(tv);\n\tkfree(tv);\n\treturn 0;\n}\n")
+        new, converted, _ = driver_types.convert({"s.c": code})
+        self.assertEqual(converted, ["local tv"])
+        self.assertIn("\ttv = (struct timespec64 *)kmalloc(sizeof(*tv), GFP_KERNEL);", new["s.c"])
+        _, converted, _ = driver_types.convert({"s.c": code.replace("(struct timeval *)kmalloc", "(u8 *)kmalloc")})
+        self.assertEqual(converted, [])
+
+    def test_a_current_time_the_driver_defines_is_its_own(self):
+        code = ("#define CURRENT_TIME current_time(inode)\n\nstatic void touch(struct inode *inode)\n{\n"
+                "\tstruct timespec now = CURRENT_TIME;\n\tstruct timespec then;\n\n\tthen = CURRENT_TIME;\n"
+                "\tinode->i_mtime = now;\n\tinode->i_atime = then;\n}\n")
+        new, converted, _ = driver_types.convert({"t.c": code})
+        self.assertEqual(converted, [])
+        self.assertNotIn("ktime_get_coarse_real", "".join(new.values()))
+
+    def test_an_array_copied_to_user_space_is_no_field_copy(self):
+        code = ("static long get_pair(unsigned long arg)\n{\n\tstruct timeval tv[2];\n\n\tdo_gettimeofday(&tv[0]);\n"
+                "\tdo_gettimeofday(&tv[1]);\n\tif (copy_to_user((void __user *)arg, &tv, sizeof(tv)))\n"
+                "\t\treturn -EFAULT;\n\treturn 0;\n}\n")
+        new, converted, _ = driver_types.convert({"p.c": code})
+        self.assertEqual(converted, [])
+        self.assertNotIn("put_user(tv.tv_sec", "".join(new.values()))
+
+    def test_a_later_declarator_of_the_drivers_own_is_no_kernel_member(self):
+        code = ("struct disk_stat {\n\tstruct timespec i_atime, i_mtime;\n} __packed;\n\n"
+                "void fill(struct disk_stat *st)\n{\n\tstruct timespec now;\n\n\tgetnstimeofday(&now);\n"
+                "\tst->i_mtime = now;\n\tcopy_to_user(ubuf, st, sizeof(*st));\n}\n")
+        new, converted, _ = driver_types.convert({"d.c": code})
+        self.assertNotIn("local now", " ".join(converted))

@@ -57,3 +57,13 @@ static int vendor_rtc_valid(struct rtc_time *tm, unsigned long *secs)
 		return -EINVAL;
 	return 0;
 }
+
+static void vendor_rtc_image(struct rtc_time *tm, struct hw_regs *out)
+{
+	u8 buf[8];
+	struct hw_regs regs;
+
+	rtc_tm_to_time(tm, (unsigned long *)&buf[0]);
+	rtc_tm_to_time(tm, (unsigned long *)&regs);
+	vendor_rtc_write(buf, &regs, out);
+}

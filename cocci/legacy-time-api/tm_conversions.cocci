@@ -19,9 +19,10 @@
 //  rtc_read_time().  The variable that receives rtc_tm_to_time64() keeps
 //  its type: an unsigned long stays a y2106 limit on 32-bit machines
 //  (seconds_truncation.cocci reports stores of wall-clock seconds).
-//  rtc_tm_to_time(tm, (unsigned long *)&t) of a narrower t wrote an
-//  unsigned long over it on 64-bit machines: it becomes t = ...; (the value
-//  converted to t's type).  rtc_tm_to_time() whose result is tested or
+//  rtc_tm_to_time(tm, (unsigned long *)&t) of a narrower integer t wrote
+//  an unsigned long over it on 64-bit machines: it becomes t = ...; (the
+//  value converted to t's type) where spatch knows t's type; a cast from a
+//  buffer's byte or a structure is reported.  rtc_tm_to_time() whose result is tested or
 //  initialises a declaration is reported, not changed.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
@@ -51,23 +52,27 @@ expression t, off, tm;
 )
 
 // A statement: its result (always 0) is not used, or stored.
+// Through a cast, only into an integer spatch knows the type of (not a
+// byte of a buffer or a structure the cast hid).
 @convert_stmt depends on patch@
 expression tm, E, R;
+typedef u32, s32, __u32, __s32, u64, s64, __u64, __s64, time64_t;
+{u32, s32, __u32, __s32, u64, s64, __u64, __s64, time64_t, int, unsigned int, long, unsigned long} S;
 type T;
 @@
 (
 - rtc_tm_to_time(tm, &E);
 + E = rtc_tm_to_time64(tm);
 |
-- rtc_tm_to_time(tm, (T *)&E);
-+ E = rtc_tm_to_time64(tm);
+- rtc_tm_to_time(tm, (T *)&S);
++ S = rtc_tm_to_time64(tm);
 |
 - R = rtc_tm_to_time(tm, &E);
 + E = rtc_tm_to_time64(tm);
 + R = 0;
 |
-- R = rtc_tm_to_time(tm, (T *)&E);
-+ E = rtc_tm_to_time64(tm);
+- R = rtc_tm_to_time(tm, (T *)&S);
++ S = rtc_tm_to_time64(tm);
 + R = 0;
 )
 

@@ -448,6 +448,7 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, module
     texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
     introduced = api_availability.history(driver_types.INTRODUCED)
     gone = min(api_availability.history(driver_types.REMOVED).values())
+    gone_members = api_availability.history(driver_types.GONE_MEMBERS)
     versions: Dict[str, Optional[kernel_versions.SourceVersions]] = {}
 
     def allowed(relpath, line, new) -> bool:
@@ -460,9 +461,10 @@ def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, module
                 versions[relpath] = None
         file_versions = versions[relpath]
         kernels = file_versions.kernels(line) if file_versions else (file_range.lo, file_range.hi)
-        needs = max([introduced[n] for n in re.findall(r"\w+", new) if n in introduced and n not in fallbacks]
-                    or [0])
-        return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone
+        words = re.findall(r"\w+", new)
+        needs = max([introduced[n] for n in words if n in introduced and n not in fallbacks] or [0])
+        lacks = min([gone_members[n] for n in words if n in gone_members] or [kernels[-1] + 1 if kernels else 0])
+        return bool(kernels) and kernels[0] >= needs and kernels[-1] >= gone and kernels[-1] < lacks
 
     (new, converted, kept), problems = isolated_driver_pass(texts, allowed)
     sites = 0

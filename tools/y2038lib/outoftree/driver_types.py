@@ -105,6 +105,9 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real, "
               + ", ".join(f"4.18 {member}" for member in sorted(KERNEL_TIMESPEC64_MEMBERS)))
 REMOVED = "5.6 timespec, 5.6 timeval"
+# struct inode's time members left it for accessors (inode_set_ctime_to_ts(), ...): a line naming one builds only
+# on the kernels before
+GONE_MEMBERS = "6.6 i_ctime, 6.7 i_atime, 6.7 i_mtime"
 SHIM_NAMES = set(FILLS) | set(FILLS.values()) | set(HELPERS) | set(HELPERS.values()) | set(VALUES) | set(TIMEVAL_HELPERS) | \
     set(VALUES.values()) | {"ns_to_timeval", "ktime_to_timeval", "timeval_to_ktime"}
 # a printk level, a string without conversions: KERN_INFO "..." is a format this pass reads
@@ -838,6 +841,11 @@ class Analysis:
                 r"\btypedef\s+struct\s+(\w+)\s*\**\s*(\w+)\s*;", code) if m.group(2) in words}
             self._member_types[name] = words
         return self._member_types[name]
+
+    def defines(self, name: str) -> bool:
+        """Whether the driver defines a macro of that name itself (`#define
+        CURRENT_TIME current_time(inode)`): its own meaning, not the kernel's."""
+        return any(re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\b", code, re.M) for code in self.code.values())
 
     def struct_types(self, name: str) -> Set[str]:
         """The structures the driver declares a member or a variable called
@@ -1600,7 +1608,7 @@ def assigned(a, c, n, relpath, before, expr_start, end, edits, union):
     value = code[value_start:stop].strip()
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*(\((.*)\))?", value, re.S)
     if m and m.group(1) in STATEMENT_FILLS and (m.group(2) is None) == (m.group(1) == "CURRENT_TIME") \
-            and c.type == "timespec" and STATEMENT_START.search(before):
+            and c.type == "timespec" and STATEMENT_START.search(before) and not a.defines(m.group(1)):
         edits[n].append((relpath, expr_start, stop, f"{STATEMENT_FILLS[m.group(1)]}(&{a.texts[relpath][expr_start:end].strip()})"))
         return ""
     if crossed_back(a, c, n, relpath, value_start, stop, edits):
@@ -1739,7 +1747,8 @@ def user_copy(a, c, n, relpath, call, edits) -> str:
     code, text = a.code[relpath], a.texts[relpath]
     access, value_at, user_at = USER_COPIES[fname]
     args = call_args(a, relpath, open_, close)
-    if len(args) != 3 or idx != value_at or c.type not in OLD_LAYOUT or c.type == "timeval" and access != "put_user":
+    if len(args) != 3 or idx != value_at or c.type not in OLD_LAYOUT or c.type == "timeval" and access != "put_user" \
+            or c.array:  # one element's fields are no copy of the array
         return f"passed to {fname}()"
     user = args[user_at].strip()
     size = re.fullmatch(rf"sizeof\s*\(\s*(?:{re.escape(c.name)}|struct\s+{c.type})\s*\)", args[2].strip())
@@ -1878,7 +1887,8 @@ def classify_initialiser(a, c, n, edits, union):
         return timeval_braces(c, start, code[start:stop], edits[n])
     if value.startswith("{") or c.pointer and value in ("NULL", "0"):
         return ""
-    if c.type == "timespec" and not c.pointer and re.fullmatch(r"current_kernel_time\s*\(\s*\)|CURRENT_TIME", value):
+    if c.type == "timespec" and not c.pointer and re.fullmatch(r"current_kernel_time\s*\(\s*\)|CURRENT_TIME", value) \
+            and not a.defines(value.split("(")[0].strip()):
         edits[n].append((c.relpath, vstart, vstart + len(value), COARSE_NOW))  # the coarse clock read on the spot
         return ""
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\((.*)\)", value, re.S)
@@ -1975,16 +1985,21 @@ def allocated_here(c, relpath: str, code: str, start: int, end: int, out) -> boo
     `kzalloc(sizeof(struct timespec), ...)`, the value from start to end): the
     size follows the pointer's new type, a spelt-out one takes it (the edit
     in out)."""
-    alloc = re.fullmatch(r"(?:\([^()]*\)\s*)?([A-Za-z_]\w*)\s*\((.*)\)", code[start:end], re.S)
-    if not alloc or not ALLOCATORS.match(alloc.group(1)):
+    alloc = re.fullmatch(r"(\([^()]*\)\s*)?([A-Za-z_]\w*)\s*\((.*)\)", code[start:end], re.S)
+    if not alloc or not ALLOCATORS.match(alloc.group(2)):
         return False
-    sizes = list(re.finditer(rf"\bsizeof\s*\(\s*(?:\*\s*{re.escape(c.name)}|(struct\s+{c.type}))\s*\)", alloc.group(2)))
+    cast = alloc.group(1) and re.fullmatch(rf"\(\s*(?:(void)|struct\s+{c.type})\s*\*\s*\)\s*", alloc.group(1))
+    if alloc.group(1) and not cast:
+        return False  # memory taken as another type
+    sizes = list(re.finditer(rf"\bsizeof\s*\(\s*(?:\*\s*{re.escape(c.name)}|(struct\s+{c.type}))\s*\)", alloc.group(3)))
     if not sizes or re.search(r"\bsizeof\b", re.sub(rf"\bsizeof\s*\(\s*(?:\*\s*{re.escape(c.name)}|struct\s+{c.type})\s*\)",
-                                                  "", alloc.group(2))):
+                                                  "", alloc.group(3))):
         return False  # a size of something else: not this pointer's memory alone
-    out += [(relpath, start + alloc.start(2) + m.start(1), start + alloc.start(2) + m.end(1), "struct timespec64")
+    out += [(relpath, start + alloc.start(3) + m.start(1), start + alloc.start(3) + m.end(1), "struct timespec64")
             for m in sizes if m.group(1)]
-    out.append((relpath, start + alloc.start(1), start + alloc.end(1), alloc.group(1)))  # its own name: no per-file
+    if cast and not cast.group(1):  # (struct timeval *)kmalloc(...): the cast names the new type
+        out.append((relpath, start + alloc.start(1), start + alloc.end(1), "(struct timespec64 *)"))
+    out.append((relpath, start + alloc.start(2), start + alloc.end(2), alloc.group(2)))  # its own name: no per-file
     return True                                                                           # rule reads the allocation
 
 
@@ -1999,7 +2014,9 @@ def kernel_member(a, c, relpath, start, end, address: bool) -> Optional[Tuple[st
     m = KERNEL_MEMBER_VALUE.fullmatch(code, start, end)
     if not m or c.type != "timespec" or m.group(1) not in KERNEL_TIMESPEC64_MEMBERS or \
             code[start:end].lstrip().startswith("&") != address or \
-            any(not OWN_SCALAR_TYPE.fullmatch(word) for word in a.member_types(m.group(1))):
+            any(not OWN_SCALAR_TYPE.fullmatch(word) for word in a.member_types(m.group(1))) or \
+            any(re.search(rf"\bstruct\s+time(?:spec|val)\b[^;{{}}()]*,\s*\**\s*{m.group(1)}\s*[,;\[]", other)
+                for other in a.code.values()):  # a later declarator of the driver's own: struct timespec a, i_mtime;
         return None
     return relpath, m.start(1), m.end(1), m.group(1)
 
