@@ -662,6 +662,12 @@ long age(long now)
 {
 	return now - last_seen;
 }
+
+#ifndef __KERNEL__
+struct age_user_stamp {
+	time_t sec;
+};
+#endif
 """
 
 
@@ -669,8 +675,9 @@ class RemovedTypedef(unittest.TestCase):
     """time_t left include/linux/types.h in 5.6; which type replaces it (time64_t,
     whose division on 32-bit machines needs div_s64(), or a user ABI's
     __kernel_old_time_t) is not the rules' choice: each line a kernel of the
-    range from 5.6 on compiles is listed as left, a branch for older kernels
-    and a comment are not, nor anything when the range stops before 5.6."""
+    range from 5.6 on compiles is listed as left, a branch for older kernels,
+    a user-space-only declaration (libc's time_t) and a comment are not, nor
+    anything when the range stops before 5.6."""
 
     @classmethod
     def setUpClass(cls):

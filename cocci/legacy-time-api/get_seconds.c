@@ -47,3 +47,10 @@ static void show_coarse(struct seq_file *m)
 {
 	seq_printf(m, "%ld %ld\n", CURRENT_TIME.tv_sec, current_kernel_time().tv_sec);
 }
+
+static void show_age(struct seq_file *m, struct my_entry *e)
+{
+	seq_printf(m, "up %lu\n", get_seconds() - e->created);
+	if (time_before(get_seconds() - e->created, 60UL))
+		seq_puts(m, "young\n");
+}

@@ -32,18 +32,29 @@ virtual context
 virtual org
 virtual report
 
+// A cast already written says the type: it stays, with the new call
+// (spelled out so that spatch keeps "(T)x" without a space after the cast).
+@cast depends on patch@
+type T;
+@@
+- (T)get_seconds()
++ (T)ktime_get_real_seconds()
+
 // An argument of a call with a format string keeps its type, cast back to
-// it: time64_t would need another conversion specifier, and the value
-// printed stays what it was (unsigned long for get_seconds(), the time_t
-// tv_sec, a long, for the coarse clock's).
+// it wherever it stands in the argument (get_seconds() - start): time64_t
+// would need another conversion specifier, and the value printed stays
+// what it was (unsigned long for get_seconds(), the time_t tv_sec, a long,
+// for the coarse clock's).
 // One rule per form: a disjunction in an argument list stops at the first.
 @printed0 depends on patch@
 constant char[] fmt;
 identifier f;
 @@
  f(..., fmt, ...,
+ <+...
 - get_seconds()
 + (unsigned long)ktime_get_real_seconds()
+ ...+>
  , ...)
 
 @printed1 depends on patch@
@@ -51,8 +62,10 @@ constant char[] fmt;
 identifier f;
 @@
  f(..., fmt, ...,
+ <+...
 - current_kernel_time().tv_sec
 + (long)ktime_get_real_seconds()
+ ...+>
  , ...)
 
 @printed2 depends on patch@
@@ -60,8 +73,10 @@ constant char[] fmt;
 identifier f;
 @@
  f(..., fmt, ...,
+ <+...
 - CURRENT_TIME.tv_sec
 + (long)ktime_get_real_seconds()
+ ...+>
  , ...)
 
 @printed3 depends on patch@
@@ -69,32 +84,31 @@ constant char[] fmt;
 identifier f;
 @@
  f(..., fmt, ...,
+ <+...
 - CURRENT_TIME_SEC.tv_sec
 + (long)ktime_get_real_seconds()
+ ...+>
  , ...)
 
 // The jiffies-style comparisons typecheck() both sides as unsigned long:
-// get_seconds()'s value keeps that type there (and its 2106 wrap, which
+// get_seconds()'s value keeps that type anywhere in their arguments (and its 2106 wrap, which
 // they are written for).
 @compared depends on patch@
 identifier cmp = {time_after, time_before, time_after_eq, time_before_eq, time_in_range, time_in_range_open};
 @@
  cmp(...,
+ <+...
 - get_seconds()
 + (unsigned long)ktime_get_real_seconds()
+ ...+>
  ,...)
 
 @seconds depends on patch@
 identifier fn != get_seconds;
-type T;
 @@
 fn(...) {
 <+...
 (
-// spelled out so that spatch keeps "(T)x" without a space after the cast
-- (T)get_seconds()
-+ (T)ktime_get_real_seconds()
-|
 - get_seconds()
 + ktime_get_real_seconds()
 |

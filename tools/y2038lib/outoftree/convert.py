@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
-from . import api_availability, build_units, compat_fallbacks, driver_types, feature_macros, kernel_versions
+from . import api_availability, build_units, compat_fallbacks, driver_types, dual_build, feature_macros, kernel_versions
 from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..engine.spatch import spatch_command
@@ -380,9 +380,10 @@ def removed_typedefs_left(conv: Conversion) -> list:
             uses = api_availability.removed_typedef_uses(text, conv.project, range_of(relpath, conv.kernel_range).hi)
         except kernel_versions.ConditionalError:
             continue  # conditionals that do not pair up: already a problem of the file
+        user_only = dual_build.user_only_lines({relpath: text}).get(relpath, set())  # `#ifndef __KERNEL__`: libc's
         left += [f"{relpath}:{line}: {name} is gone from Linux {kernel_versions.show(api_availability.REMOVED_TYPEDEFS[name])}: "
                  f"time64_t (64-bit division then needs div_s64() on 32-bit machines), or __kernel_old_time_t "
-                 f"where the layout is user space's [{name}]" for line, name in uses]
+                 f"where the layout is user space's [{name}]" for line, name in uses if line not in user_only]
     return left
 
 
