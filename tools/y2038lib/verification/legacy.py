@@ -60,7 +60,9 @@ def cpio(kernel_src: Path, kos, dest: Path) -> Path:
     spec = ["dir /legacy 0755 0 0"] + [f"file /legacy/{Path(k).name} {k} 0644 0 0" for k in kos]
     listing = dest.with_suffix(".list")
     listing.write_text("\n".join(spec) + "\n")
-    gen = dest.parent / "gen_init_cpio"
+    # one per archive: the architectures' boots make theirs side by side, and a binary one of them is running
+    # cannot be linked over by the other (ETXTBSY)
+    gen = dest.with_name(f"{dest.stem}-gen_init_cpio")
     run(["gcc", "-O2", "-o", str(gen), str(kernel_src / "usr" / "gen_init_cpio.c")])
     write_atomic(dest, run([gen, listing], binary=True).stdout)
     return dest
