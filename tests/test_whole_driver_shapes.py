@@ -3388,3 +3388,12 @@ class ReviewedEdgesOfTheThirteenthRound(unittest.TestCase):
                 "\tst->i_mtime = now;\n\tcopy_to_user(ubuf, st, sizeof(*st));\n}\n")
         new, converted, _ = driver_types.convert({"d.c": code})
         self.assertNotIn("local now", " ".join(converted))
+
+    def test_a_copy_sized_in_bytes_keeps_the_group(self):
+        code = ("static struct timeval last;\n\nvoid copy_last(struct timeval *dst)\n{\n"
+                "\tmemcpy(dst, &last, 8);\n}\n\nvoid stamp(void)\n{\n\tdo_gettimeofday(&last);\n}\n")
+        _, converted, kept = driver_types.convert({"m.c": code})
+        self.assertEqual(converted, [])
+        self.assertIn("memcpy() of 8 bytes, not the size of the type", kept[0]["why"])
+        new, converted, _ = driver_types.convert({"m.c": code.replace("8);", "sizeof(*dst));")})
+        self.assertEqual(converted, ["global last, param dst"])

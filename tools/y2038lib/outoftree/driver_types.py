@@ -1785,12 +1785,14 @@ def copied(a, c, n, relpath, fname, open_, close, edits, union):
         edits[n].append((relpath, size_start + size.start(1), size_start + size.end(1), "struct timespec64"))
         close = size_start - 1  # the size is settled: link the two addresses
     # sizeof(y) of a candidate: the size follows y's type, and y changes with the group
-    of_value = re.fullmatch(r"\s*sizeof\s*(\(\s*)?([\w.>\-\[\]]+?)\s*\)?\s*", args[-1]) if len(args) == 3 else None
+    of_value = re.fullmatch(r"\s*sizeof\s*(\(\s*)?(\*?\s*[\w.>\-\[\]]+?)\s*\)?\s*", args[-1]) if len(args) == 3 else None
     target = link_target(a, relpath, size_start + of_value.start(2), size_start + of_value.end(2)) \
         if of_value and (of_value.group(1) is not None) == args[-1].rstrip().endswith(")") else None
     if target is not None:
         union(n, target)
         close = size_start - 1
+    elif len(args) == 3 and not size:  # memcpy(dst, &last, 8): the old size, half a timespec64
+        return f"{fname}() of {args[-1].strip()} bytes, not the size of the type"
     if fname == "memcpy":  # both ends must be the driver's own: a byte buffer is a wire or register image
         pos = open_ + 1
         for arg in split_args(code[open_ + 1:close])[:2]:
