@@ -135,7 +135,7 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
     fallbacks = usable_fallbacks(texts, kernel_range) if compat_header else set()
     modules = build_units.ModuleRanges(source.src, project, min_kernel, max_kernel)
     applier.site_filter = modules.site_filter(
-        lambda module_range: api_availability.SiteFilter(project, module_range, histories, fallbacks), kernel_range)
+        lambda unit_range: api_availability.SiteFilter(project, unit_range, histories, fallbacks), kernel_range)
     shown = source.src.relative_to(REPO) if REPO in source.src.parents else source.src
     report: Dict[str, Any] = {"source": str(shown), "spatch": applier.version, "campaigns": [],
               "kernels": {"min": kernel_versions.show(kernel_range.lo), "max": kernel_versions.show(kernel_range.hi),
@@ -250,9 +250,7 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
         changed[relpath] = with_timekeeping_include((source.src / relpath).read_bytes(), changed[relpath])
     for relpath in unbalanced_by_rules(conv, changed):
         del changed[relpath]  # the original, as it was: never a file the preprocessor refuses
-    range_of = conv.modules.range_of if conv.modules else lambda relpath, default: default
-    report["compat_header"] = add_compat_header(changed, source,
-                                                lambda relpath: range_of(relpath, conv.kernel_range), fallbacks)
+    report["compat_header"] = add_compat_header(changed, source, lambda relpath: module_range(conv, relpath), fallbacks)
     for relpath, content in changed.items():
         (scratch / relpath).write_bytes(content)
     left, hazards = still_left(conv, scratch, jobs, timeout)
@@ -369,15 +367,19 @@ def left_by_hand(conv: Conversion, left: list) -> list:
                    and not already_listed(line, decided)}, key=sort_key)
 
 
+def module_range(conv: Conversion, relpath: str):
+    """The kernel range of the module a file is built into (the run's, when no build file groups it)."""
+    return conv.modules.range_of(relpath, conv.kernel_range) if conv.modules else conv.kernel_range
+
+
 def removed_typedefs_left(conv: Conversion) -> list:
     """The converted files' lines that name a typedef the newest kernel of
     their range lacks (time_t from 5.6 on): left, with the choices."""
-    range_of = conv.modules.range_of if conv.modules else lambda relpath, default: default
     left = []
     for relpath in sorted(f for f in conv.texts if f.endswith((".c", ".h"))):
         try:
             text = conv.applier.content(relpath).decode(errors="replace")
-            uses = api_availability.removed_typedef_uses(text, conv.project, range_of(relpath, conv.kernel_range).hi)
+            uses = api_availability.removed_typedef_uses(text, conv.project, module_range(conv, relpath).hi)
         except kernel_versions.ConditionalError:
             continue  # conditionals that do not pair up: already a problem of the file
         user_only = dual_build.user_only_lines({relpath: text}).get(relpath, set())  # `#ifndef __KERNEL__`: libc's
