@@ -7,6 +7,14 @@ static u64 uptime_ns(void)
 	return timespec_to_ns(&ts);
 }
 
+static u64 uptime_posix_ns(void)
+{
+	struct timespec ts;
+
+	do_posix_clock_monotonic_gettime(&ts);
+	return timespec_to_ns(&ts);
+}
+
 static void sample(struct clk_stats *st)
 {
 	struct timespec now;

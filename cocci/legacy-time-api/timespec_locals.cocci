@@ -6,8 +6,9 @@
 /// machines in January 2038; the kernel's struct timespec and its APIs
 /// were removed by Linux 5.6.  A local struct timespec becomes a struct
 /// timespec64 when every use of it has a 64-bit twin: getnstimeofday(),
-/// ktime_get_ts(), ktime_get_real_ts(), getrawmonotonic(),
-/// get_monotonic_boottime(), timekeeping_clocktai() and getboottime()
+/// ktime_get_ts() (do_posix_clock_monotonic_gettime() in 3.x),
+/// ktime_get_real_ts(), getrawmonotonic(), get_monotonic_boottime(),
+/// timekeeping_clocktai() and getboottime()
 /// become the *_ts64() accessors; current_kernel_time(),
 /// __current_kernel_time() and CURRENT_TIME become
 /// ktime_get_coarse_real_ts64(); ktime_to_timespec(),
@@ -37,7 +38,7 @@
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
 // Introduced: 3.17 timespec64, 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_boottime_ts64, 3.17 timespec64_add, 3.17 timespec64_sub, 3.17 timespec64_compare, 3.17 timespec64_equal, 3.17 timespec64_to_ns, 3.17 ns_to_timespec64, 3.17 set_normalized_timespec64, 3.17 timespec64_add_ns, 3.17 ktime_to_timespec64, 3.17 timespec64_to_ktime, 3.17 timespec64_valid
-// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
+// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 4.9 do_posix_clock_monotonic_gettime (gone by 4.9), 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
 // Subject: convert struct timespec locals to timespec64
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: timespec, timespec64, getnstimeofday, y2038
@@ -119,6 +120,8 @@ def convertible(fn, ts):
  getnstimeofday(...)
 |
  ktime_get_ts(...)
+|
+ do_posix_clock_monotonic_gettime(...)
 |
  ktime_get_real_ts(...)
 |
@@ -236,7 +239,7 @@ value_inits.discard((fn, ts))
 // configuration.
 @uses@
 identifier ts_local.ts;
-identifier fill = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+identifier fill = {getnstimeofday, ktime_get_ts, do_posix_clock_monotonic_gettime, ktime_get_real_ts, getrawmonotonic,
                    get_monotonic_boottime, timekeeping_clocktai, getboottime,
                    timespec_to_ns, timespec_valid, set_normalized_timespec,
                    timespec_add_ns};
@@ -466,6 +469,9 @@ identifier a;
 - ktime_get_ts(&ts@u)
 + ktime_get_ts64(&ts)
 |
+- do_posix_clock_monotonic_gettime(&ts@u)
++ ktime_get_ts64(&ts)
+|
 - ktime_get_real_ts(&ts@u)
 + ktime_get_real_ts64(&ts)
 |
@@ -583,7 +589,7 @@ identifier widen.wide;
 + wide
 
 @found depends on report || org@
-identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+identifier old = {getnstimeofday, ktime_get_ts, do_posix_clock_monotonic_gettime, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
                   current_kernel_time, __current_kernel_time, ktime_to_timespec, ns_to_timespec,
                   timespec_to_ktime, timespec_to_ns, timespec_valid,
@@ -606,7 +612,7 @@ old << found.old;
 coccilib.org.print_todo(p[0], "%s() works on struct timespec, removed in Linux 5.6" % old)
 
 @depends on context@
-identifier old = {getnstimeofday, ktime_get_ts, ktime_get_real_ts, getrawmonotonic,
+identifier old = {getnstimeofday, ktime_get_ts, do_posix_clock_monotonic_gettime, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
                   current_kernel_time, __current_kernel_time};
 @@
