@@ -702,3 +702,71 @@ class RemovedTypedef(unittest.TestCase):
 
     def test_a_range_that_stops_before_5_6_lists_none(self):
         self.assertFalse([line for line in self.left("5.4") if line.endswith("[time_t]")])
+
+
+UNCONVERTED_C = """\
+#include <linux/version.h>
+#include <linux/time.h>
+
+#ifndef __KERNEL__
+struct timeval user_side;
+#endif
+
+/* the driver's own stand-in for a removed call: its callers build */
+static inline void do_settimeofday(struct timespec64 *ts) { }
+
+extern void board_log(struct timeval *tv);
+
+static void board_stamp(void)
+{
+	struct timeval tv;
+
+	do_gettimeofday(&tv);
+	board_log(&tv);
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 0, 0)
+static void board_old(struct timeval *tv)
+{
+	do_gettimeofday(tv);
+}
+#endif
+
+static void board_set(struct timespec64 *ts)
+{
+	do_settimeofday(ts);
+}
+"""
+
+
+class UnconvertedRemovedNames(unittest.TestCase):
+    """A line the newest kernel of the range compiles that still names an API
+    it lacks does not build there: convert lists each such line no other entry
+    of the report lists, so nothing that stops the module building is passed
+    over in silence; not a line only older kernels or user space compile, nor
+    a name the driver defines itself, nor a line a rule already reported."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-unconverted-"))
+        src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C})
+        cls.result = run_cli("convert", str(src), "--out", str(cls.tmp / "out"), "--min-kernel", "4.19")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def left(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        return json.loads((self.tmp / "out" / "y2038-convert.json").read_text())["left"]
+
+    def test_each_unlisted_line_naming_a_removed_api_is_left(self):
+        unconverted = [line for line in self.left() if line.endswith("[unconverted]")]
+        self.assertEqual([line.split(": ")[0] for line in unconverted], ["stamp.c:11", "stamp.c:15"])
+        self.assertIn("struct timeval is gone from Linux 5.6 and no rule converted this use", unconverted[0])
+
+    def test_a_line_a_rule_reported_is_listed_once(self):
+        left = self.left()
+        at17 = [line for line in left if line.startswith("stamp.c:17:")]
+        self.assertEqual(len(at17), 1, left)
+        self.assertIn("[cocci/legacy-time-api/do_gettimeofday.cocci]", at17[0])

@@ -279,18 +279,25 @@ REMOVED_USE = re.compile(r"\bstruct\s+(?P<type>\w+)|\b(?P<call>[a-z_]\w*)\s*\(|\
 # remove unused time32 interfaces"); its replacement is a choice no rule makes (time64_t: 64-bit division on
 # 32-bit machines then needs div_s64(); a user-space ABI keeps __kernel_old_time_t)
 REMOVED_TYPEDEFS = {"time_t": kv.code(5, 6, 0)}
-TYPEDEF_USE = re.compile(rf"\b({'|'.join(REMOVED_TYPEDEFS)})\b")
+TYPEDEF_USE = re.compile(rf"\b(?P<typedef>{'|'.join(REMOVED_TYPEDEFS)})\b")
 
 
-def removed_typedef_uses(text: str, project, newest: int) -> List[Tuple[int, str]]:
-    """(line, typedef) of each code line that the newest kernel of the range
+def removed_uses(text: str, project, newest: int, gone: Dict[str, int]) -> List[Tuple[int, str]]:
+    """(line, name) of each code line that the newest kernel of the range
     compiles (the version decided, everything else kept) and that names a
-    typedef that kernel no longer has."""
-    gone = [name for name, version in REMOVED_TYPEDEFS.items() if version <= newest]
+    structure type, call, macro or typedef (REMOVED_TYPEDEFS) that kernel
+    no longer has; gone: {name: first kernel without it}."""
+    names = {name for name, version in {**gone, **REMOVED_TYPEDEFS}.items() if version <= newest}
     code = blank_comments_and_literals(text)
-    if not gone or not TYPEDEF_USE.search(code):
+    if not names or not re.search(rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\b", code):
         return []
     versions = kv.SourceVersions(text, project.evaluator, [newest])
-    return [(n, m.group(1)) for n, line in enumerate(code.split("\n"), 1)
-            if n not in versions.directive_lines and versions.kernels(n)
-            for m in TYPEDEF_USE.finditer(line) if m.group(1) in gone]
+    found = []
+    for n, line in enumerate(code.split("\n"), 1):
+        if n in versions.directive_lines or not versions.kernels(n):
+            continue
+        for m in [*REMOVED_USE.finditer(line), *TYPEDEF_USE.finditer(line)]:
+            name = next(v for v in m.groupdict().values() if v)
+            if name in names and (n, name) not in found:
+                found.append((n, name))
+    return found

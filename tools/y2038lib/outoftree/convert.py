@@ -32,6 +32,7 @@ OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 # see the driver's own declarations already converted
 WHOLE_DRIVER_BEFORE = "legacy-time-api"
 REPORT_LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):[\d-]+: (?P<what>.*)$")
+FILE_LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):")  # any report entry on a line
 
 
 class SourceDir:
@@ -259,7 +260,7 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
     report["version_check"] = version_check(conv, changed)
     report["kept_for_older_kernels"] = sorted(set(kept), key=sort_key)
     report["needs_newer_kernel"] = sorted(set(refused), key=sort_key)
-    report["left"] = left_by_hand(conv, left)
+    report["left"] = left_by_hand(conv, left, lambda relpath: changed.get(relpath) or conv.applier.content(relpath))
     report["hazards"] = sorted(set(hazards), key=sort_key)
     (scratch / OUTPUTS[0]).write_text("".join(
         unified_diff(f, (source.src / f).read_bytes() if f in source.files else None, changed[f])
@@ -350,9 +351,11 @@ def version_check(conv: Conversion, changed: dict) -> list:
     return found
 
 
-def left_by_hand(conv: Conversion, left: list) -> list:
+def left_by_hand(conv: Conversion, left: list, written) -> list:
     """The left lines, with the whole-driver groups still declared with the
-    old type, less what older kernels keep and what the version check listed."""
+    old type and the lines still naming a removed API (in the files as
+    written(relpath) gives them), less what older kernels keep and what the
+    version check listed."""
     applier = conv.applier
     decided = {(relpath, d.line, path) for path, files in applier.refused.items()
                for relpath, decisions in files.items() for d in decisions}
@@ -361,7 +364,9 @@ def left_by_hand(conv: Conversion, left: list) -> list:
         if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
                          applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
             left.append(f"{kept['why']} [whole-driver]")
-    left += removed_typedefs_left(conv)
+    listed = [*left, *conv.report.get("kept_for_older_kernels", []), *conv.report.get("needs_newer_kernel", []),
+              *(kept["why"] for kept in conv.report.get("whole_driver", {}).get("kept", []))]
+    left += removed_api_left(conv, listed, written)
     return sorted({line for line in left
                    if not for_older_kernels(line, applier, conv.project, conv.kernel_range, conv.histories)
                    and not already_listed(line, decided)}, key=sort_key)
@@ -372,20 +377,41 @@ def module_range(conv: Conversion, relpath: str):
     return conv.modules.range_of(relpath, conv.kernel_range) if conv.modules else conv.kernel_range
 
 
-def removed_typedefs_left(conv: Conversion) -> list:
-    """The converted files' lines that name a typedef the newest kernel of
-    their range lacks (time_t from 5.6 on): left, with the choices."""
+def removed_api_left(conv: Conversion, listed: list, written) -> list:
+    """The written files' lines that name an API the newest kernel of
+    their range lacks (a name a rule or the whole-driver pass takes away,
+    or time_t), on no line the report lists already: left, so that no line
+    that stops the module building is passed over in silence."""
+    gone: Dict[str, int] = {}
+    for h in [*conv.histories.values(), WHOLE_DRIVER_HISTORY]:
+        for name, version in h.removed.items():
+            if name != "*":
+                gone[name] = min(version, gone.get(name, version))
+    texts = {f: written(f).decode(errors="replace") for f in sorted(conv.texts) if f.endswith((".c", ".h"))}
+    own = {name for text in texts.values() for name, _ in api_availability.shim_definitions(text, gone).values()}
+    own |= {name for text in texts.values() for name in re.findall(r"\bstruct\s+(\w+)\s*\{", text)}
+    at = {(m.group("file"), int(m.group("line"))) for m in map(FILE_LINE.match, listed) if m}
     left = []
-    for relpath in sorted(f for f in conv.texts if f.endswith((".c", ".h"))):
+    for relpath, text in texts.items():
         try:
-            text = conv.applier.content(relpath).decode(errors="replace")
-            uses = api_availability.removed_typedef_uses(text, conv.project, module_range(conv, relpath).hi)
+            uses = api_availability.removed_uses(text, conv.project, module_range(conv, relpath).hi,
+                                                 {n: v for n, v in gone.items() if n not in own})
         except kernel_versions.ConditionalError:
             continue  # conditionals that do not pair up: already a problem of the file
         user_only = dual_build.user_only_lines({relpath: text}).get(relpath, set())  # `#ifndef __KERNEL__`: libc's
-        left += [f"{relpath}:{line}: {name} is gone from Linux {kernel_versions.show(api_availability.REMOVED_TYPEDEFS[name])}: "
-                 f"time64_t (64-bit division then needs div_s64() on 32-bit machines), or __kernel_old_time_t "
-                 f"where the layout is user space's [{name}]" for line, name in uses if line not in user_only]
+        for line, name in uses:
+            if line in user_only or (relpath, line) in at:
+                continue
+            if name in api_availability.REMOVED_TYPEDEFS:
+                left.append(f"{relpath}:{line}: {name} is gone from Linux "
+                            f"{kernel_versions.show(api_availability.REMOVED_TYPEDEFS[name])}: time64_t (64-bit "
+                            f"division then needs div_s64() on 32-bit machines), or __kernel_old_time_t where the "
+                            f"layout is user space's [{name}]")
+            else:
+                what = f"struct {name}" if name in api_availability.TYPES else \
+                    name if name.isupper() else f"{name}()"
+                left.append(f"{relpath}:{line}: {what} is gone from Linux {kernel_versions.show(gone[name])} "
+                            f"and no rule converted this use [unconverted]")
     return left
 
 
@@ -599,7 +625,7 @@ def add_verification(out: Path, checked: dict, checked_text: str) -> None:
 
 
 def sort_key(line: str):
-    m = REPORT_LINE.match(line)
+    m = FILE_LINE.match(line)
     return (m.group("file"), int(m.group("line"))) if m else (line, 0)
 
 
