@@ -393,6 +393,8 @@ def removed_api_left(conv: Conversion, listed: list, written) -> list:
     at = {(m.group("file"), int(m.group("line"))) for m in map(FILE_LINE.match, listed) if m}
     left = []
     for relpath, text in texts.items():
+        if dual_build.user_space_file(text):
+            continue  # a user-space tool beside the module: libc has what it names
         try:
             uses = api_availability.removed_uses(text, conv.project, module_range(conv, relpath).hi,
                                                  {n: v for n, v in gone.items() if n not in own})

@@ -17,12 +17,16 @@ when a __KERNEL__ test says so.
 import re
 from typing import Dict, Optional, Set
 
-from . import kernel_versions as kv
+from . import compat_fallbacks, kernel_versions as kv
 from ..csource import blank_comments_and_literals
 
 KERNEL_TEST = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__KERNEL__\b", re.M)
 STRUCT_BODY = re.compile(r"\bstruct\s+([A-Za-z_]\w*)\s*\{")
 INCLUDE = re.compile(r"^\s*#\s*include\b")
+# C library headers: Kbuild compiles with -nostdinc, so a file including one whatever its conditionals say is
+# built for user space only (a tool beside the module)
+LIBC_INCLUDE = re.compile(r"<(?:stdio|stdlib|unistd|pthread|time|string|errno|fcntl|signal|getopt|netdb|syslog|"
+                          r"stdint)\.h>|<sys/")
 
 
 class Build(kv.Evaluator):
@@ -52,6 +56,12 @@ def compiled_lines(text: str, kernel: bool) -> Optional[Set[int]]:
     except kv.ConditionalError:
         return None
     return {n for n in range(1, text.count("\n") + 2) if versions.kernels(n)}
+
+
+def user_space_file(text: str) -> bool:
+    """A file that includes a C library header outside any conditional:
+    no kernel build compiles it."""
+    return any(LIBC_INCLUDE.search(m.group(0)) for m in compat_fallbacks.top_level_includes(text))
 
 
 def user_only_lines(texts: Dict[str, str]) -> Dict[str, Set[int]]:
