@@ -752,7 +752,9 @@ class UnconvertedRemovedNames(unittest.TestCase):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-unconverted-"))
         tool = ("#include <stdio.h>\n#include <sys/time.h>\n\nstruct timeval started;\n\n"  # a user-space tool beside it
                 "int main(void)\n{\n\treturn gettimeofday(&started, NULL);\n}\n")
-        src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C, "tools/stamp-read.c": tool})
+        own_time = ("#if !defined(HAVE_LINUX_TIME_T)\ntypedef time64_t time_t;\n#endif\n\n"  # its own where the kernel's went
+                    "static time_t last_seen;\n")
+        src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C, "tools/stamp-read.c": tool, "own_time.c": own_time})
         cls.result = run_cli("convert", str(src), "--out", str(cls.tmp / "out"), "--min-kernel", "4.19")
 
     @classmethod
@@ -767,6 +769,9 @@ class UnconvertedRemovedNames(unittest.TestCase):
         unconverted = [line for line in self.left() if line.endswith("[unconverted]")]
         self.assertEqual([line.split(": ")[0] for line in unconverted], ["stamp.c:11", "stamp.c:15"])  # not tools/
         self.assertIn("struct timeval is gone from Linux 5.6 and no rule converted this use", unconverted[0])
+
+    def test_a_typedef_the_driver_defines_is_not_listed(self):
+        self.assertFalse([line for line in self.left() if line.startswith("own_time.c")])
 
     def test_a_line_a_rule_reported_is_listed_once(self):
         left = self.left()

@@ -389,15 +389,16 @@ def removed_api_left(conv: Conversion, listed: list, written) -> list:
                 gone[name] = min(version, gone.get(name, version))
     texts = {f: written(f).decode(errors="replace") for f in sorted(conv.texts) if f.endswith((".c", ".h"))}
     own = {name for text in texts.values() for name, _ in api_availability.shim_definitions(text, gone).values()}
-    own |= {name for text in texts.values() for name in re.findall(r"\bstruct\s+(\w+)\s*\{", text)}
+    own |= {name for text in texts.values()  # its own struct timeval, its own `typedef time64_t time_t;`
+            for name in re.findall(r"\bstruct\s+(\w+)\s*\{|\btypedef\b[^;{}]*?\b(\w+)\s*;", text) for name in name if name}
     at = {(m.group("file"), int(m.group("line"))) for m in map(FILE_LINE.match, listed) if m}
     left = []
     for relpath, text in texts.items():
         if dual_build.user_space_file(text):
             continue  # a user-space tool beside the module: libc has what it names
         try:
-            uses = api_availability.removed_uses(text, conv.project, module_range(conv, relpath).hi,
-                                                 {n: v for n, v in gone.items() if n not in own})
+            uses = [(line, name) for line, name in api_availability.removed_uses(
+                text, conv.project, module_range(conv, relpath).hi, gone) if name not in own]
         except kernel_versions.ConditionalError:
             continue  # conditionals that do not pair up: already a problem of the file
         user_only = dual_build.user_only_lines({relpath: text}).get(relpath, set())  # `#ifndef __KERNEL__`: libc's
