@@ -770,6 +770,9 @@ class UnconvertedRemovedNames(unittest.TestCase):
         self.assertEqual([line.split(": ")[0] for line in unconverted], ["stamp.c:11", "stamp.c:15"])  # not tools/
         self.assertIn("struct timeval is gone from Linux 5.6 and no rule converted this use", unconverted[0])
 
+    def test_nothing_of_a_user_space_tool_is_left(self):
+        self.assertFalse([line for line in self.left() if line.startswith("tools/")])
+
     def test_a_typedef_the_driver_defines_is_not_listed(self):
         self.assertFalse([line for line in self.left() if line.startswith("own_time.c")])
 

@@ -360,9 +360,10 @@ def left_by_hand(conv: Conversion, left: list, written) -> list:
     decided = {(relpath, d.line, path) for path, files in applier.refused.items()
                for relpath, decisions in files.items() for d in decisions}
     for kept in conv.report.get("whole_driver", {}).get("kept", []):
-        # still declared with the old type once every rule ran: left
-        if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)",
-                         applier.content(relpath).decode(errors="replace")) for relpath, name in kept["names"]):
+        # still declared with the old type once every rule ran, in a file a kernel builds: left
+        texts = {relpath: applier.content(relpath).decode(errors="replace") for relpath, _ in kept["names"]}
+        if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)", texts[relpath])
+               and not dual_build.user_space_file(texts[relpath]) for relpath, name in kept["names"]):
             left.append(f"{kept['why']} [whole-driver]")
     listed = [*left, *conv.report.get("kept_for_older_kernels", []), *conv.report.get("needs_newer_kernel", []),
               *(kept["why"] for kept in conv.report.get("whole_driver", {}).get("kept", []))]
