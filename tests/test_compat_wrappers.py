@@ -161,6 +161,14 @@ class FeatureFlags(unittest.TestCase):
         self.assertEqual(flags["early.c"]["HAVE_NIC_GETTIME64"], 4)
         self.assertIn("_NIC_H_", flags["nic_ptp.c"])
 
+    def test_a_header_through_the_modules_own_include_directory_is_reached(self):
+        texts = {"include/wrapper/flags.h": "#define HAVE_WRAPPED_TS64\n",
+                 "include/linux/time.h": "#define HAVE_OWN_LINUX_COPY\n",
+                 "src/main.c": "#include <wrapper/flags.h>\n#include <linux/time.h>\nint x;\n"}
+        flags = feature_macros.defined_from(texts)["src/main.c"]
+        self.assertEqual(flags.get("HAVE_WRAPPED_TS64"), 1)  # -I include: <wrapper/flags.h> is the module's
+        self.assertNotIn("HAVE_OWN_LINUX_COPY", flags)  # <linux/...> is the kernel's header
+
     def test_what_is_never_concluded(self):
         flags = feature_macros.defined_from(resolved("4.19"))["nic_ptp.c"]
         self.assertNotIn("HAVE_OLD_TIME_ONLY", flags)  # defined only for kernels before the range

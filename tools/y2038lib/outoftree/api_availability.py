@@ -273,6 +273,11 @@ def unavailable_uses(original: str, converted: str, project, samples, histories,
 # what a removed name can be in a line: a structure type, a call, a macro (a member name such as ktime's tv
 # is also any variable's: not read)
 REMOVED_USE = re.compile(r"\bstruct\s+(?P<type>\w+)|\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
+# the same in code that was there: a pointer to a structure no header defines still compiles, as a pointer
+# to an incomplete structure (a tracepoint's prototype of a syscall taking a `struct timespec __user *`),
+# and so does a forward declaration `struct timeval;`; only a value of it does not
+REMOVED_VALUE_USE = re.compile(r"\bstruct\s+(?P<type>\w+)\b(?!\s*(?:(?:const|volatile|__user|__kernel)\b\s*)*[*;])|"
+                               r"\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
 
 
 # the old time API's typedefs the kernel's headers dropped: include/linux/types.h's time_t went in 5.6 ("y2038:
@@ -296,7 +301,7 @@ def removed_uses(text: str, project, newest: int, gone: Dict[str, int]) -> List[
     for n, line in enumerate(code.split("\n"), 1):
         if n in versions.directive_lines or not versions.kernels(n):
             continue
-        for m in [*REMOVED_USE.finditer(line), *TYPEDEF_USE.finditer(line)]:
+        for m in [*REMOVED_VALUE_USE.finditer(line), *TYPEDEF_USE.finditer(line)]:
             name = next(v for v in m.groupdict().values() if v)
             if name in names and (n, name) not in found:
                 found.append((n, name))

@@ -24,7 +24,11 @@ from .build_units import normalised
 
 DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)")
 UNDEF = re.compile(r"^\s*#\s*undef\s+([A-Za-z_]\w*)", re.M)
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|(<[^>]+>))')
+# the kernel's include directories: `#include <linux/x.h>` is the kernel's header whatever the module holds
+KERNEL_INCLUDE_DIRS = {"linux", "asm", "asm-generic", "uapi", "generated", "net", "media", "sound", "scsi", "crypto",
+                       "trace", "video", "drm", "rdma", "xen", "keys", "misc", "soc", "dt-bindings", "acpi", "kvm",
+                       "clocksource", "pcmcia", "ras", "target", "vdso", "memory", "ufs", "math-emu"}
 
 
 @dataclass
@@ -49,7 +53,8 @@ def has_include_guard(versions: kv.SourceVersions, lines: List[str]) -> bool:
 
 
 def facts_of(text: str) -> FileFacts:
-    """The unconditional #defines and quoted #includes of one file."""
+    """The unconditional #defines and #includes of one file (`<x.h>` kept
+    with its brackets)."""
     versions = kv.SourceVersions(text, kv.Evaluator(kv.Macros()), ())
     lines = text.split("\n")
     outside = ((0, 0),) if has_include_guard(versions, lines) else ()
@@ -60,17 +65,26 @@ def facts_of(text: str) -> FileFacts:
         if (define := DEFINE.match(line)):
             facts.defines.setdefault(define.group(1), number)
         elif (include := INCLUDE.match(line)):
-            facts.includes.append((number, include.group(1)))
+            facts.includes.append((number, include.group(1) or include.group(2)))
     return facts
 
 
 def resolver(texts: Dict[str, str]):
-    """relpath, written include -> the one file of the directory it names, or None."""
+    """relpath, written include -> the one file of the directory it names,
+    or None.  `<wrapper/time.h>` names a file through the module's own
+    include directory (-I: the one file whose path ends so), never a
+    kernel header."""
     by_name: Dict[str, List[str]] = {}
     for relpath in texts:
         by_name.setdefault(PurePosixPath(relpath).name, []).append(relpath)
 
     def resolve(relpath: str, include: str):
+        if include.startswith("<"):
+            include = include[1:-1]
+            ending = [other for other in by_name.get(PurePosixPath(include).name, [])
+                      if other == include or other.endswith("/" + include)]
+            kernel = include.split("/")[0] in KERNEL_INCLUDE_DIRS or "/" not in include
+            return ending[0] if len(ending) == 1 and not kernel else None
         beside = normalised(PurePosixPath(relpath).parent / include)
         if beside in texts:
             return beside

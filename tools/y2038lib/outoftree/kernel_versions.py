@@ -192,7 +192,9 @@ class Macros:
                 name, params, body = m.group(1), m.group(3), m.group(4).strip()
                 if name in ("LINUX_VERSION_CODE", "KERNEL_VERSION"):
                     continue  # a project's fallback of the kernel's own macros
-                mainline = "LINUX_VERSION_CODE" in body
+                # the kernel's own encoding: a wrapper defined once per configuration (a sublevel past 255
+                # counted in 16 bits) is read in the arm that calls the kernel's macros, not in the first
+                mainline = re.search(r"\b(?:LINUX_VERSION_CODE|KERNEL_VERSION)\b", body) is not None
                 versionish = mainline or "KERNEL_VERSION" in body or name.endswith("KERNEL_VERSION")
                 if not versionish:
                     continue
