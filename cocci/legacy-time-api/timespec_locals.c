@@ -7,6 +7,21 @@ static u64 uptime_ns(void)
 	return timespec_to_ns(&ts);
 }
 
+static u64 coarse_ms(void)
+{
+	struct timespec ts = get_monotonic_coarse();
+
+	return ts.tv_sec * MSEC_PER_SEC + ts.tv_nsec / NSEC_PER_MSEC;
+}
+
+static bool coarse_passed(u64 deadline_sec)
+{
+	struct timespec now;
+
+	now = get_monotonic_coarse();
+	return now.tv_sec > deadline_sec;
+}
+
 static u64 uptime_posix_ns(void)
 {
 	struct timespec ts;

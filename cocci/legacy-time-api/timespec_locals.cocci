@@ -9,7 +9,8 @@
 /// ktime_get_ts() (do_posix_clock_monotonic_gettime() in 3.x),
 /// ktime_get_real_ts(), getrawmonotonic(), get_monotonic_boottime(),
 /// timekeeping_clocktai() and getboottime()
-/// become the *_ts64() accessors; current_kernel_time(),
+/// become the *_ts64() accessors; get_monotonic_coarse() becomes
+/// ktime_get_coarse_ts64(); current_kernel_time(),
 /// __current_kernel_time() and CURRENT_TIME become
 /// ktime_get_coarse_real_ts64(); ktime_to_timespec(),
 /// ns_to_timespec(), timespec_to_ktime(), timespec_to_ns(),
@@ -30,15 +31,15 @@
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: A local initialised by a brace list, a compound literal,
-//  current_kernel_time(), __current_kernel_time(), CURRENT_TIME, ktime_to_timespec() or
+//  current_kernel_time(), __current_kernel_time(), CURRENT_TIME, get_monotonic_coarse(), ktime_to_timespec() or
 //  ns_to_timespec() converts (the latter four to their 64-bit forms);
 //  one initialised by any other expression, or declared with several
 //  variables, is left alone.  Function parameters, fields and globals are reported, not
 //  changed: their type is an interface.
 // Scope: all
 // Exclude: tools/ samples/ usr/ scripts/ arch/um/os-Linux/
-// Introduced: 3.17 timespec64, 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_boottime_ts64, 3.17 timespec64_add, 3.17 timespec64_sub, 3.17 timespec64_compare, 3.17 timespec64_equal, 3.17 timespec64_to_ns, 3.17 ns_to_timespec64, 3.17 set_normalized_timespec64, 3.17 timespec64_add_ns, 3.17 ktime_to_timespec64, 3.17 timespec64_to_ktime, 3.17 timespec64_valid
-// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 4.9 do_posix_clock_monotonic_gettime (gone by 4.9), 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
+// Introduced: 3.17 timespec64, 3.17 ktime_get_ts64, 3.17 ktime_get_real_ts64 (a macro of getnstimeofday64 until 4.18), 4.18 ktime_get_raw_ts64, 4.18 ktime_get_coarse_real_ts64, 4.18 ktime_get_coarse_real, 4.18 ktime_get_coarse_ts64, 4.18 ktime_get_coarse, 4.18 ktime_get_boottime_ts64, 3.17 timespec64_add, 3.17 timespec64_sub, 3.17 timespec64_compare, 3.17 timespec64_equal, 3.17 timespec64_to_ns, 3.17 ns_to_timespec64, 3.17 set_normalized_timespec64, 3.17 timespec64_add_ns, 3.17 ktime_to_timespec64, 3.17 timespec64_to_ktime, 3.17 timespec64_valid
+// Removed: 5.6 timespec, 5.6 getnstimeofday, 5.6 ktime_get_ts, 4.9 do_posix_clock_monotonic_gettime (gone by 4.9), 5.6 getrawmonotonic, 5.0 current_kernel_time, 4.19 __current_kernel_time (gone by 4.19), 5.6 get_monotonic_coarse, 4.12 CURRENT_TIME, 5.6 timespec_add, 5.6 timespec_sub, 5.6 timespec_compare, 5.6 timespec_equal, 5.6 timespec_to_ns, 5.6 set_normalized_timespec, 5.6 ktime_to_timespec, 5.6 ns_to_timespec, 5.6 timespec_add_ns, 5.6 timespec_to_ktime, 5.6 get_monotonic_boottime, 5.6 ktime_get_real_ts
 // Subject: convert struct timespec locals to timespec64
 // Options: --no-includes --include-headers --max-width 100
 // Keywords: timespec, timespec64, getnstimeofday, y2038
@@ -137,6 +138,8 @@ def convertible(fn, ts):
 |
  __current_kernel_time(...)
 |
+ get_monotonic_coarse(...)
+|
  CURRENT_TIME
 |
  ktime_to_timespec(...)
@@ -208,6 +211,8 @@ fn(...) {
 |
   struct timespec ts@p = __current_kernel_time();
 |
+  struct timespec ts@p = get_monotonic_coarse();
+|
   struct timespec ts@p = CURRENT_TIME;
 |
   struct timespec ts@p = ktime_to_timespec(A);
@@ -259,6 +264,8 @@ position p;
  ts@p = current_kernel_time()
 |
  ts@p = __current_kernel_time()
+|
+ ts@p = get_monotonic_coarse()
 |
  ts@p = CURRENT_TIME
 |
@@ -421,6 +428,9 @@ fn@d(...) {
 - struct timespec ts = __current_kernel_time();
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
 |
+- struct timespec ts = get_monotonic_coarse();
++ struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse());
+|
 - struct timespec ts = CURRENT_TIME;
 + struct timespec64 ts = ktime_to_timespec64(ktime_get_coarse_real());
 |
@@ -492,6 +502,9 @@ identifier a;
 |
 - ts@u = __current_kernel_time()
 + ktime_get_coarse_real_ts64(&ts)
+|
+- ts@u = get_monotonic_coarse()
++ ktime_get_coarse_ts64(&ts)
 |
 - ts@u = CURRENT_TIME
 + ktime_get_coarse_real_ts64(&ts)
@@ -591,7 +604,7 @@ identifier widen.wide;
 @found depends on report || org@
 identifier old = {getnstimeofday, ktime_get_ts, do_posix_clock_monotonic_gettime, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time, __current_kernel_time, ktime_to_timespec, ns_to_timespec,
+                  current_kernel_time, __current_kernel_time, get_monotonic_coarse, ktime_to_timespec, ns_to_timespec,
                   timespec_to_ktime, timespec_to_ns, timespec_valid,
                   set_normalized_timespec, timespec_add_ns, timespec_compare,
                   timespec_equal, timespec_add, timespec_sub};
@@ -614,6 +627,6 @@ coccilib.org.print_todo(p[0], "%s() works on struct timespec, removed in Linux 5
 @depends on context@
 identifier old = {getnstimeofday, ktime_get_ts, do_posix_clock_monotonic_gettime, ktime_get_real_ts, getrawmonotonic,
                   get_monotonic_boottime, timekeeping_clocktai, getboottime,
-                  current_kernel_time, __current_kernel_time};
+                  current_kernel_time, __current_kernel_time, get_monotonic_coarse};
 @@
 * old(...)
