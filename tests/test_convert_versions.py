@@ -803,3 +803,42 @@ class UnconvertedRemovedNames(unittest.TestCase):
         at19 = [line for line in left if line.startswith("stamp.c:19:")]
         self.assertEqual(len(at19), 1, left)
         self.assertIn("[cocci/legacy-time-api/do_gettimeofday.cocci]", at19[0])
+
+
+BOARD_C = """\
+#include <linux/time.h>
+
+void read_persistent_clock(struct timespec *ts)
+{
+\tts->tv_sec = 0;
+\tts->tv_nsec = 0;
+}
+
+static u64 board_uptime_ns(void)
+{
+\tstruct timespec ts;
+
+\tktime_get_ts(&ts);
+\treturn timespec_to_ns(&ts);
+}
+"""
+
+
+class ReportLines(unittest.TestCase):
+    """Every entry of the report names the line as OUT has it: a group the
+    whole-driver pass keeps is read before the rules that add an #include
+    (or lines) above it, and is listed where it ended up."""
+
+    def test_a_kept_group_is_listed_at_its_line_in_out(self):
+        tmp = Path(tempfile.mkdtemp(prefix="y2038-lines-"))
+        self.addCleanup(shutil.rmtree, tmp)
+        src = write(tmp / "src", {"board.c": BOARD_C})
+        result = run_cli("convert", str(src), "--out", str(tmp / "out"), "--min-kernel", "4.4")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        written = (tmp / "out" / "board.c").read_text().split("\n")
+        self.assertEqual(written[1], "#include <linux/ktime.h>")  # added above the hook: lines move down one
+        left = json.loads((tmp / "out" / "y2038-convert.json").read_text())["left"]
+        kept = [line for line in left if "[param ts: kept as struct timespec] [whole-driver]" in line]
+        self.assertEqual(len(kept), 1, left)
+        line = int(kept[0].split(":")[1])
+        self.assertEqual(written[line - 1], "void read_persistent_clock(struct timespec *ts)")

@@ -3397,3 +3397,51 @@ class ReviewedEdgesOfTheThirteenthRound(unittest.TestCase):
         self.assertIn("memcpy() of 8 bytes, not the size of the type", kept[0]["why"])
         new, converted, _ = driver_types.convert({"m.c": code.replace("8);", "sizeof(*dst));")})
         self.assertEqual(converted, ["global last, param dst"])
+
+
+PERSISTENT_CLOCK = {"board-rtc.c": """\
+static void __iomem *rtc_base;
+
+void read_persistent_clock(struct timespec *ts)
+{
+	ts->tv_sec = readl(rtc_base);
+	ts->tv_nsec = 0;
+}
+
+int update_persistent_clock(struct timespec now)
+{
+	writel(now.tv_sec, rtc_base);
+	return 0;
+}
+
+static void board_rtc_sync(void)
+{
+	struct timespec now;
+
+	getnstimeofday(&now);
+	update_persistent_clock(now);
+}
+"""}
+
+
+class KernelHooks(unittest.TestCase):
+    """A board file's definition of a hook the kernel calls (its weak
+    read_persistent_clock() declared with struct timespec) cannot change its
+    parameter's type under the old name: it becomes the timespec64 hook,
+    callers in the directory with it; where the range lacks the hook (before
+    4.9) it stays as it is."""
+
+    def test_the_hooks_take_their_timespec64_names(self):
+        new, converted, kept = driver_types.convert(PERSISTENT_CLOCK)
+        self.assertEqual(kept, [])
+        board = new["board-rtc.c"]
+        self.assertIn("void read_persistent_clock64(struct timespec64 *ts)\n", board)
+        self.assertIn("int update_persistent_clock64(struct timespec64 now)\n", board)
+        self.assertIn("\tupdate_persistent_clock64(now);\n", board)
+        self.assertNotIn("persistent_clock(", board)
+
+    def test_a_range_without_the_hooks_keeps_them(self):
+        new, converted, kept = driver_types.convert(
+            PERSISTENT_CLOCK, lambda relpath, line, text: "persistent_clock64" not in text)
+        self.assertNotIn("board-rtc.c", new)  # unchanged
+        self.assertTrue(any("param ts" in k["why"] for k in kept), kept)

@@ -58,6 +58,10 @@ PASS_ONLY_STARTS = ("(get_user(", "(put_user(")
 # ops members of struct timespec and their timespec64 forms (struct ptp_clock_info, 3.19)
 OPS_64 = {"gettime": "gettime64", "settime": "settime64"}
 EXPORTED = re.compile(r"\bEXPORT_SYMBOL(?:_GPL)?\s*\(\s*$")
+# the kernel's weak hooks an arch or board file defines, and their timespec64 forms: the kernel declares the old
+# name with struct timespec (until 5.x), so the definition changes its name with its type
+KERNEL_HOOKS_64 = {"read_persistent_clock": "read_persistent_clock64", "read_boot_clock": "read_boot_clock64",
+                   "update_persistent_clock": "update_persistent_clock64"}
 HELPERS = {  # helper on struct timespec -> its timespec64 form
     "timespec_sub": "timespec64_sub", "timespec_add": "timespec64_add",
     "timespec_compare": "timespec64_compare", "timespec_equal": "timespec64_equal",
@@ -103,6 +107,8 @@ INTRODUCED = ("5.1 __kernel_old_timeval, 5.6 __kernel_old_timespec, 3.17 timespe
               "3.17 timespec64_add_ns, 3.17 timespec64_to_ktime, 3.17 ns_to_timespec64, 3.17 ktime_to_timespec64, "
               "4.3 timespec64_to_jiffies, 4.16 input_event_sec, 4.16 input_event_usec, 4.4 do_settimeofday64, "
               "5.1 get_old_timespec32, 5.1 put_old_timespec32, 4.18 ktime_get_coarse_real, "
+              "4.9 read_persistent_clock64 (by 4.9), 4.9 read_boot_clock64 (by 4.9), "
+              "4.9 update_persistent_clock64 (by 4.9), "
               + ", ".join(f"4.18 {member}" for member in sorted(KERNEL_TIMESPEC64_MEMBERS)))
 REMOVED = "5.6 timespec, 5.6 timeval"
 # struct inode's time members left it for accessors (inode_set_ctime_to_ts(), ...): a line naming one builds only
@@ -1158,9 +1164,14 @@ def user_side(a, c) -> str:
 
 
 def examine_function_uses(a, c, n, found: Findings) -> None:
-    """A parameter's function used as a value: an ops member with a
-    timespec64 form, an export (its callers here change with it), or a
-    callback whose type is an interface."""
+    """A parameter's function: a kernel hook (KERNEL_HOOKS_64: renamed to
+    its timespec64 form); used as a value: an ops member with a timespec64
+    form, an export (its callers here change with it), or a callback whose
+    type is an interface."""
+    if c.function in KERNEL_HOOKS_64:  # its definition, the prototypes and calls here: the timespec64 hook
+        for relpath, code in a.code.items():
+            for m in re.finditer(rf"\b{c.function}(?=\s*\()", code):
+                found.edits[n].append((relpath, m.start(), m.end(), KERNEL_HOOKS_64[c.function]))
     for relpath, start, member in a.function_used_as_value(c.function):
         if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
             found.edits[n].append((relpath, start, start + len(member), OPS_64[member]))
