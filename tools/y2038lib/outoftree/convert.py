@@ -254,8 +254,9 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
     report["compat_header"] = add_compat_header(changed, source, lambda relpath: module_range(conv, relpath), fallbacks)
     for relpath, content in changed.items():
         (scratch / relpath).write_bytes(content)
+    blocks: Dict[str, list] = {}
     for kept in report.get("whole_driver", {}).get("kept", []):  # its lines as OUT has them, like every other entry
-        kept["why"] = on_written_lines(kept["why"], source, changed)
+        kept["why"] = on_written_lines(kept["why"], source, changed, blocks)
     left, hazards = still_left(conv, scratch, jobs, timeout)
     kept, refused = version_decisions(conv.applier)
     report["changed"] = sorted(changed)
@@ -271,19 +272,22 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
     write_json(scratch / OUTPUTS[2], report)
 
 
-def on_written_lines(entry: str, source, changed: dict) -> str:
+def on_written_lines(entry: str, source, changed: dict, blocks: dict) -> str:
     """A report entry "relpath:line: ..." read on the original file, with
     the line the same source line has in the written file (rules and added
-    includes after the reading move lines)."""
+    includes after the reading move lines); blocks caches each file's
+    matching blocks."""
     m = FILE_LINE.match(entry)
     if not m or m.group("file") not in changed:
         return entry
-    before = (source.src / m.group("file")).read_bytes().decode(errors="replace").split("\n")
-    after = changed[m.group("file")].decode(errors="replace").split("\n")
-    line = int(m.group("line"))
-    for tag, i1, i2, j1, _ in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
-        if tag == "equal" and i1 < line <= i2:
-            return f"{m.group('file')}:{line - i1 + j1}:{entry[m.end():]}"
+    relpath, line = m.group("file"), int(m.group("line"))
+    if relpath not in blocks:
+        before = (source.src / relpath).read_bytes().decode(errors="replace").split("\n")
+        after = changed[relpath].decode(errors="replace").split("\n")
+        blocks[relpath] = difflib.SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks()
+    for i, j, size in blocks[relpath]:
+        if i < line <= i + size:
+            return f"{relpath}:{line - i + j}:{entry[m.end():]}"
     return entry
 
 
