@@ -134,6 +134,15 @@ class Conditionals(unittest.TestCase):
         typedef = v.kernels(lines.index("typedef __kernel_old_time_t time_t;") + 1)
         self.assertEqual(min(typedef), kv.code(5, 6))
 
+    def test_a_wrapper_set_to_one_fixed_version_is_no_kernels_encoding(self):
+        # a vendor backport pins the module's version name: the kernel's LINUX_VERSION_CODE still decides
+        compat_h = ("#define X_LINUX_VERSION_CODE LINUX_VERSION_CODE\n#ifdef CONFIG_X_VENDOR_BACKPORT\n"
+                    "#undef X_LINUX_VERSION_CODE\n#define X_LINUX_VERSION_CODE KERNEL_VERSION(4, 4, 0)\n#endif\n"
+                    "#if X_LINUX_VERSION_CODE >= KERNEL_VERSION(4, 15, 0)\nint timer_setup_arm;\n#endif\n")
+        project = kv.Project({"compat.h": compat_h})
+        v = project.versions("compat.h", kv.KernelRange(kv.code(4, 19), kv.code(6, 12, 255), ""))
+        self.assertEqual(min(v.kernels(compat_h.split("\n").index("int timer_setup_arm;") + 1)), kv.code(4, 19))
+
     def test_lines_know_their_kernels_through_wrappers_and_else(self):
         r = self.project.default_range()
         v = self.project.versions("compat.h", r)
@@ -771,11 +780,19 @@ class UnconvertedRemovedNames(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = Path(tempfile.mkdtemp(prefix="y2038-unconverted-"))
-        tool = ("#include <stdio.h>\n#include <sys/time.h>\n\nstruct timeval started;\n\n"  # a user-space tool beside it
-                "int main(void)\n{\n\treturn gettimeofday(&started, NULL);\n}\n")
+        tool = ("#include <stdio.h>\n#include <sys/time.h>\n#include \"portable.h\"\n\n"  # a user-space tool beside it
+                "struct timeval started;\n\nint main(void)\n{\n\treturn gettimeofday(&started, NULL);\n}\n")
+        # the tool's own header: its struct timeval is libc's stand-in, not the module's
+        portable = "#ifndef HAVE_STRUCT_TIMEVAL\nstruct timeval { long tv_sec; long tv_usec; };\n#endif\n"
+        # the module's own <sys/...> header (-I): no libc; a config symbol and a member call named like removed API
+        solx = ("#include <sys/debug.h>\n\nstatic void solx_show(void) { struct timeval when = solx_when(); }\n\n"
+                "static long solx_secs(struct solx_hw *hw)\n{\n\tif (IS_ENABLED(CONFIG_KTIME_SCALAR))\n"
+                "\t\treturn 0;\n\treturn hw->ops->get_seconds(hw->priv);\n}\n")
         own_time = ("#if !defined(HAVE_LINUX_TIME_T)\ntypedef time64_t time_t;\n#endif\n\n"  # its own where the kernel's went
                     "static time_t last_seen;\n")
-        src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C, "tools/stamp-read.c": tool, "own_time.c": own_time})
+        src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C, "tools/stamp-read.c": tool, "own_time.c": own_time,
+                                      "tools/portable.h": portable, "solx/solx.c": solx,
+                                      "include/sys/debug.h": "#define ASSERT(x) BUG_ON(!(x))\n"})
         cls.result = run_cli("convert", str(src), "--out", str(cls.tmp / "out"), "--min-kernel", "4.19")
 
     @classmethod
@@ -792,6 +809,12 @@ class UnconvertedRemovedNames(unittest.TestCase):
         self.assertEqual([line.split(": ")[0] for line in unconverted], ["stamp.c:17"])
         self.assertIn("struct timeval is gone from Linux 5.6 and no rule converted this use", unconverted[0])
 
+    def test_a_module_header_under_sys_is_no_libc_and_a_member_or_config_name_no_kernel_api(self):
+        # its <sys/debug.h> is the module's own: the file is the kernel's and its kept local is listed, once;
+        # IS_ENABLED(CONFIG_KTIME_SCALAR) (line 7) and hw->ops->get_seconds() (line 9) compile
+        solx = [line.split(": ")[0] for line in self.left() if line.startswith("solx/")]
+        self.assertEqual(solx, ["solx/solx.c:3"])
+
     def test_nothing_of_a_user_space_tool_is_left(self):
         self.assertFalse([line for line in self.left() if line.startswith("tools/")])
 
@@ -807,6 +830,11 @@ class UnconvertedRemovedNames(unittest.TestCase):
 
 BOARD_C = """\
 #include <linux/time.h>
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 32)
+#define BOARD_OLD_RTC 1
+#endif
 
 void read_persistent_clock(struct timespec *ts)
 {
@@ -821,24 +849,45 @@ static u64 board_uptime_ns(void)
 \tktime_get_ts(&ts);
 \treturn timespec_to_ns(&ts);
 }
+
+struct board_clock {
+\tstruct timespec boot;
+};
+
+static void board_boot_stamp(struct board_clock *clk)
+{
+\tktime_get_ts(&clk->boot);
+\tmonotonic_to_bootbased(&clk->boot);
+}
 """
 
 
 class ReportLines(unittest.TestCase):
     """Every entry of the report names the line as OUT has it: a group the
     whole-driver pass keeps is read before the rules that add an #include
-    (or lines) above it, and is listed where it ended up."""
+    (or lines) above it, after dead branches went, and is listed where it
+    ended up."""
 
-    def test_a_kept_group_is_listed_at_its_line_in_out(self):
+    def converted(self, min_kernel: str):
+        """(OUT's board.c as lines, the report's left entries)."""
         tmp = Path(tempfile.mkdtemp(prefix="y2038-lines-"))
         self.addCleanup(shutil.rmtree, tmp)
         src = write(tmp / "src", {"board.c": BOARD_C})
-        result = run_cli("convert", str(src), "--out", str(tmp / "out"), "--min-kernel", "4.4")
+        result = run_cli("convert", str(src), "--out", str(tmp / "out"), "--min-kernel", min_kernel)
         self.assertEqual(result.returncode, 0, result.stderr)
-        written = (tmp / "out" / "board.c").read_text().split("\n")
-        self.assertEqual(written[1], "#include <linux/ktime.h>")  # added above the hook: lines move down one
-        left = json.loads((tmp / "out" / "y2038-convert.json").read_text())["left"]
+        return ((tmp / "out" / "board.c").read_text().split("\n"),
+                json.loads((tmp / "out" / "y2038-convert.json").read_text())["left"])
+
+    def test_a_kept_group_is_listed_at_its_line_in_out(self):
+        written, left = self.converted("4.4")
+        self.assertEqual(written[2], "#include <linux/ktime.h>")  # added above the hook, 3 dead lines dropped
         kept = [line for line in left if "[param ts: kept as struct timespec] [whole-driver]" in line]
         self.assertEqual(len(kept), 1, left)
         line = int(kept[0].split(":")[1])
         self.assertEqual(written[line - 1], "void read_persistent_clock(struct timespec *ts)")
+
+    def test_a_kept_line_a_later_rule_rewrote_is_listed_where_the_rewrite_stands(self):
+        written, left = self.converted("4.19")
+        kept = [line for line in left if "[field boot: kept as struct timespec] [whole-driver]" in line]
+        self.assertEqual(len(kept), 1, left)  # boottime_pair merged the two lines after the pass read them
+        self.assertEqual(written[int(kept[0].split(":")[1]) - 1], "\tget_monotonic_boottime(&clk->boot);")

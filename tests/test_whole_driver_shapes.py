@@ -3440,6 +3440,14 @@ class KernelHooks(unittest.TestCase):
         self.assertIn("\tupdate_persistent_clock64(now);\n", board)
         self.assertNotIn("persistent_clock(", board)
 
+    def test_a_call_through_a_member_of_that_name_is_not_the_hook(self):
+        through_ops = {"board-rtc.c": PERSISTENT_CLOCK["board-rtc.c"].replace(
+            "\tts->tv_sec = readl(rtc_base);", "\tif (ops->read_persistent_clock) {\n"
+            "\t\tops->read_persistent_clock(ts);\n\t\treturn;\n\t}\n\tts->tv_sec = readl(rtc_base);")}
+        new, converted, kept = driver_types.convert(through_ops)
+        self.assertNotIn("read_persistent_clock64", new.get("board-rtc.c", ""))
+        self.assertTrue(any("through a structure member" in k["why"] and "param ts" in k["why"] for k in kept), kept)
+
     def test_a_range_without_the_hooks_keeps_them(self):
         new, converted, kept = driver_types.convert(
             PERSISTENT_CLOCK, lambda relpath, line, text: "persistent_clock64" not in text)

@@ -15,7 +15,7 @@
 // Confidence: High
 // Copyright: (C) 2026 The y2038 toolkit authors.
 // Comments: Only the two calls as consecutive statements on the same
-//  argument.  The two steps read the clock and the suspend offset
+//  argument, one without side effects (p++ advanced twice).  The two steps read the clock and the suspend offset
 //  separately; the one call reads them together, so a suspend between
 //  the two steps no longer skews the value.  A monotonic_to_bootbased()
 //  on any other value (a stored reading, a sum) is reported, not changed.
@@ -34,11 +34,20 @@ virtual context
 virtual org
 virtual report
 
+@initialize:python@
+@@
+import re
+
+def read_once(expr):
+    """No ++, --, assignment or call: evaluating it twice reads one value."""
+    return not re.search(r"\+\+|--|[^=!<>]=(?!=)|\(", expr)
+
 // Rewrite: ktime_get_ts(ts); monotonic_to_bootbased(ts); -> get_monotonic_boottime(ts);
 //  The monotonic reading moved by the time spent in suspend is the
 //  boot-based reading, which get_monotonic_boottime() returns in one call.
 @pair depends on patch@
-expression ts;
+// one value read twice: no ++, --, assignment or call in it (the two steps evaluated it twice)
+expression ts : script:python() { read_once(ts) };
 position p;
 @@
 (

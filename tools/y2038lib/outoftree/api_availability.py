@@ -275,9 +275,10 @@ def unavailable_uses(original: str, converted: str, project, samples, histories,
 REMOVED_USE = re.compile(r"\bstruct\s+(?P<type>\w+)|\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
 # the same in code that was there: a pointer to a structure no header defines still compiles, as a pointer
 # to an incomplete structure (a tracepoint's prototype of a syscall taking a `struct timespec __user *`),
-# and so does a forward declaration `struct timeval;`; only a value of it does not
+# and so does a forward declaration `struct timeval;`; only a value of it does not.  A call through a member
+# (`ops->mktime()`) is the driver's own, and a config symbol (`IS_ENABLED(CONFIG_KTIME_SCALAR)`) compiles unset
 REMOVED_VALUE_USE = re.compile(r"\bstruct\s+(?P<type>\w+)\b(?!\s*(?:(?:const|volatile|__user|__kernel)\b\s*)*[*;])|"
-                               r"\b(?P<call>[a-z_]\w*)\s*\(|\b(?P<macro>[A-Z][A-Z0-9_]*)\b")
+                               r"(?<!->)(?<!\.)\b(?P<call>[a-z_]\w*)\s*\(|\b(?!CONFIG_)(?P<macro>[A-Z][A-Z0-9_]*)\b")
 
 
 # the old time API's typedefs the kernel's headers dropped: include/linux/types.h's time_t went in 5.6 ("y2038:

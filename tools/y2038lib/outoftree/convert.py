@@ -17,7 +17,7 @@ import re
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Set
 
@@ -147,10 +147,13 @@ def convert(src: Path, out: Path, campaign_rules, jobs: int, timeout: int,
         report["compat"] = drop_compat_branches(applier, project, kernel_range, texts, report["problems"])
     report["problems"] += [f"{relpath}: version conditionals not read ({why}): every line taken as compiled "
                            f"for the whole range" for relpath, why in sorted(project.problems.items())]
+    pass_read: Dict[str, str] = {}
     run_campaigns(applier, campaign_rules, report, lambda: whole_driver_pass(applier, c_files, project,
-                                                                            kernel_range, fallbacks, modules))
+                                                                            kernel_range, fallbacks, modules,
+                                                                            pass_read))
     report["shims"] = compat_shims(applier, texts, kernel_range, histories)
-    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report, modules)
+    context = Conversion(applier, source, campaign_rules, histories, project, kernel_range, texts, report, modules,
+                         pass_read)
     write_whole(out, lambda scratch: write_out(scratch, context, fallbacks, jobs, timeout))
     return report
 
@@ -222,6 +225,7 @@ class Conversion:
     texts: dict  # the original .c/.h files
     report: dict  # filled in as OUT is written
     modules: Optional[build_units.ModuleRanges] = None  # each file's range, from its module
+    pass_read: dict = field(default_factory=dict)  # the files as the whole-driver pass read them
 
 
 def write_whole(out: Path, fill) -> None:
@@ -256,7 +260,7 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
         (scratch / relpath).write_bytes(content)
     blocks: Dict[str, list] = {}
     for kept in report.get("whole_driver", {}).get("kept", []):  # its lines as OUT has them, like every other entry
-        kept["why"] = on_written_lines(kept["why"], source, changed, blocks)
+        kept["why"] = on_written_lines(kept["why"], conv.pass_read, changed, blocks)
     left, hazards = still_left(conv, scratch, jobs, timeout)
     kept, refused = version_decisions(conv.applier)
     report["changed"] = sorted(changed)
@@ -272,22 +276,23 @@ def write_out(scratch: Path, conv: Conversion, fallbacks: set, jobs: int, timeou
     write_json(scratch / OUTPUTS[2], report)
 
 
-def on_written_lines(entry: str, source, changed: dict, blocks: dict) -> str:
-    """A report entry "relpath:line: ..." read on the original file, with
-    the line the same source line has in the written file (rules and added
-    includes after the reading move lines); blocks caches each file's
-    matching blocks."""
+def on_written_lines(entry: str, read: dict, changed: dict, blocks: dict) -> str:
+    """A report entry "relpath:line: ..." on a file as read (before the
+    rules after the reading, dead branches already dropped), with the line
+    it has in the written file: the same line, or where a later rewrite of
+    it stands; blocks caches each file's diff."""
     m = FILE_LINE.match(entry)
-    if not m or m.group("file") not in changed:
+    if not m or m.group("file") not in changed or m.group("file") not in read:
         return entry
     relpath, line = m.group("file"), int(m.group("line"))
     if relpath not in blocks:
-        before = (source.src / relpath).read_bytes().decode(errors="replace").split("\n")
         after = changed[relpath].decode(errors="replace").split("\n")
-        blocks[relpath] = difflib.SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks()
-    for i, j, size in blocks[relpath]:
-        if i < line <= i + size:
-            return f"{relpath}:{line - i + j}:{entry[m.end():]}"
+        blocks[relpath] = difflib.SequenceMatcher(None, read[relpath].split("\n"), after,
+                                                  autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in blocks[relpath]:
+        if i1 < line <= i2:
+            moved = line - i1 + j1 if tag == "equal" else min(j1 + line - i1, max(j2, j1 + 1))
+            return f"{relpath}:{moved}:{entry[m.end():]}"
     return entry
 
 
@@ -381,18 +386,24 @@ def left_by_hand(conv: Conversion, left: list, written) -> list:
     applier = conv.applier
     decided = {(relpath, d.line, path) for path, files in applier.refused.items()
                for relpath, decisions in files.items() for d in decisions}
+    user_files = dual_build.user_space_files(conv.texts)  # a tool beside the module: libc has what it names
     for kept in conv.report.get("whole_driver", {}).get("kept", []):
         # still declared with the old type once every rule ran, in a file a kernel builds: left
         texts = {relpath: applier.content(relpath).decode(errors="replace") for relpath, _ in kept["names"]}
         if any(re.search(rf"\bstruct\s+time(spec|val)\s+\*?\s*{re.escape(name)}\b(?!64)", texts[relpath])
-               and not dual_build.user_space_file(texts[relpath]) for relpath, name in kept["names"]):
+               and relpath not in user_files for relpath, name in kept["names"]):
             left.append(f"{kept['why']} [whole-driver]")
     listed = [*left, *conv.report.get("kept_for_older_kernels", []), *conv.report.get("needs_newer_kernel", []),
               *(kept["why"] for kept in conv.report.get("whole_driver", {}).get("kept", []))]
-    left += removed_api_left(conv, listed, written)
+    left += removed_api_left(conv, listed, written, user_files)
     return sorted({line for line in left
                    if not for_older_kernels(line, applier, conv.project, conv.kernel_range, conv.histories)
                    and not already_listed(line, decided)}, key=sort_key)
+
+
+def user_side_blanked(text: str, lines: set) -> str:
+    """text with the lines only user space compiles emptied."""
+    return "\n".join("" if n in lines else line for n, line in enumerate(text.split("\n"), 1))
 
 
 def module_range(conv: Conversion, relpath: str):
@@ -400,25 +411,28 @@ def module_range(conv: Conversion, relpath: str):
     return conv.modules.range_of(relpath, conv.kernel_range) if conv.modules else conv.kernel_range
 
 
-def removed_api_left(conv: Conversion, listed: list, written) -> list:
+def removed_api_left(conv: Conversion, listed: list, written, user_files: set) -> list:
     """The written files' lines that name an API the newest kernel of
     their range lacks (a name a rule or the whole-driver pass takes away,
-    or time_t), on no line the report lists already: left, so that no line
-    that stops the module building is passed over in silence."""
+    or time_t), on no line the report lists already and not in user_files:
+    left, so that no line that stops the module building is passed over in
+    silence.  The driver's own definitions of such a name count where a
+    kernel build reads them (not a user tool's, not `#ifndef __KERNEL__`)."""
     gone: Dict[str, int] = {}
     for h in [*conv.histories.values(), WHOLE_DRIVER_HISTORY]:
         for name, version in h.removed.items():
             if name != "*":
                 gone[name] = min(version, gone.get(name, version))
     texts = {f: written(f).decode(errors="replace") for f in sorted(conv.texts) if f.endswith((".c", ".h"))}
-    own = {name for text in texts.values() for name, _ in api_availability.shim_definitions(text, gone).values()}
-    own |= {name for text in texts.values()  # its own struct timeval, its own `typedef time64_t time_t;`
+    kernel_texts = {f: user_side_blanked(text, dual_build.user_only_lines({f: text}).get(f, set()))
+                    for f, text in texts.items() if f not in user_files}
+    own = {name for text in kernel_texts.values()
+           for name, _ in api_availability.shim_definitions(text, gone).values()}
+    own |= {name for text in kernel_texts.values()  # its own struct timeval, its own `typedef time64_t time_t;`
             for name in re.findall(r"\bstruct\s+(\w+)\s*\{|\btypedef\b[^;{}]*?\b(\w+)\s*;", text) for name in name if name}
     at = {(m.group("file"), int(m.group("line"))) for m in map(FILE_LINE.match, listed) if m}
     left = []
-    for relpath, text in texts.items():
-        if dual_build.user_space_file(text):
-            continue  # a user-space tool beside the module: libc has what it names
+    for relpath, text in kernel_texts.items():
         try:
             uses = [(line, name) for line, name in api_availability.removed_uses(
                 text, conv.project, module_range(conv, relpath).hi, gone) if name not in own]
@@ -496,11 +510,14 @@ WHOLE_DRIVER_HISTORY = api_availability.RuleHistory(api_availability.history(dri
                                                     api_availability.history(driver_types.REMOVED), False)
 
 
-def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, modules=None) -> dict:
+def whole_driver_pass(applier, c_files, project, kernel_range, fallbacks, modules=None, read=None) -> dict:
     """The driver's own struct timespec/timeval declarations with all their
     uses across the directory (driver_types), where the kernel range allows
-    (each file's own module's range, with modules: build_units)."""
+    (each file's own module's range, with modules: build_units).  read gets
+    the files as the pass read them (its report lines number those)."""
     texts = {f: applier.content(f).decode(errors="replace") for f in c_files}
+    if read is not None:
+        read.update(texts)
     introduced = api_availability.history(driver_types.INTRODUCED)
     gone = min(api_availability.history(driver_types.REMOVED).values())
     gone_members = api_availability.history(driver_types.GONE_MEMBERS)

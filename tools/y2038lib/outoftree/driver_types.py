@@ -1170,7 +1170,7 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
     type is an interface."""
     if c.function in KERNEL_HOOKS_64:  # its definition, the prototypes and calls here: the timespec64 hook
         for relpath, code in a.code.items():
-            for m in re.finditer(rf"\b{c.function}(?=\s*\()", code):
+            for m in re.finditer(rf"(?<!->)(?<!\.)\b{c.function}(?=\s*\()", code):  # not ops->name()
                 found.edits[n].append((relpath, m.start(), m.end(), KERNEL_HOOKS_64[c.function]))
     for relpath, start, member in a.function_used_as_value(c.function):
         if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
@@ -2085,6 +2085,9 @@ def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     an ops member (x->gettime(...) -> x->gettime64(...)).  A call of an alias
     of the driver's function is a call of the function."""
     targets = a.params_reached(a.aliases.get(fname, fname), idx, *place) if place else None
+    if place and fname not in OPS_64 and re.search(  # ops->name(): a member's function, not the driver's name()
+            r"(\.|->)\s*$", a.code[place[0]][:renamed(a.code[place[0]], place[0], place[1], fname, '')[1]]):
+        return f"passed to {fname}() through a structure member"
     if targets is None and fname in OPS_64 and place:  # a call through the ops member
         relpath, open_ = place
         start = renamed(a.code[relpath], relpath, open_, fname, '')[1]

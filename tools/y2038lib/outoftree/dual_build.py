@@ -58,10 +58,32 @@ def compiled_lines(text: str, kernel: bool) -> Optional[Set[int]]:
     return {n for n in range(1, text.count("\n") + 2) if versions.kernels(n)}
 
 
-def user_space_file(text: str) -> bool:
+def user_space_file(text: str, own=frozenset()) -> bool:
     """A file that includes a C library header outside any conditional:
-    no kernel build compiles it."""
-    return any(LIBC_INCLUDE.search(m.group(0)) for m in compat_fallbacks.top_level_includes(text))
+    no kernel build compiles it.  A header the module ships itself (own:
+    the directory's relpaths; SPL's include/sys/time.h) is no libc's."""
+    for m in compat_fallbacks.top_level_includes(text):
+        name = re.search(r"<([^>]+)>", m.group(0))
+        if name and LIBC_INCLUDE.search(m.group(0)) and \
+                not any(path == name.group(1) or path.endswith("/" + name.group(1)) for path in own):
+            return True
+    return False
+
+
+def user_space_files(texts: Dict[str, str]) -> Set[str]:
+    """The files only user space builds: those including a C library
+    header (user_space_file), and the headers only such files include."""
+    found = {relpath for relpath, text in texts.items() if user_space_file(text, texts)}
+    includers: Dict[str, Set[str]] = {}
+    for relpath, text in texts.items():
+        for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+            includers.setdefault(name.rsplit("/", 1)[-1], set()).add(relpath)
+    while True:
+        more = {relpath for relpath in texts if relpath.endswith(".h") and relpath not in found
+                and includers.get(relpath.rsplit("/", 1)[-1]) and includers[relpath.rsplit("/", 1)[-1]] <= found}
+        if not more:
+            return found
+        found |= more
 
 
 def user_only_lines(texts: Dict[str, str]) -> Dict[str, Set[int]]:

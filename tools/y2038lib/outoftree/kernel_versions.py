@@ -193,8 +193,10 @@ class Macros:
                 if name in ("LINUX_VERSION_CODE", "KERNEL_VERSION"):
                     continue  # a project's fallback of the kernel's own macros
                 # the kernel's own encoding: a wrapper defined once per configuration (a sublevel past 255
-                # counted in 16 bits) is read in the arm that calls the kernel's macros, not in the first
-                mainline = re.search(r"\b(?:LINUX_VERSION_CODE|KERNEL_VERSION)\b", body) is not None
+                # counted in 16 bits) is read in the arm built on the kernel's macros, not in the first; an
+                # object-like name set to one fixed KERNEL_VERSION() (a vendor backport's) is no such arm
+                mainline = re.search(r"\bLINUX_VERSION_CODE\b" if params is None else
+                                     r"\b(?:LINUX_VERSION_CODE|KERNEL_VERSION)\b", body) is not None
                 versionish = mainline or "KERNEL_VERSION" in body or name.endswith("KERNEL_VERSION")
                 if not versionish:
                     continue
