@@ -143,6 +143,16 @@ class Conditionals(unittest.TestCase):
         v = project.versions("compat.h", kv.KernelRange(kv.code(4, 19), kv.code(6, 12, 255), ""))
         self.assertEqual(min(v.kernels(compat_h.split("\n").index("int timer_setup_arm;") + 1)), kv.code(4, 19))
 
+    def test_a_predicate_wrapper_defined_again_for_a_vendor_release_is_read_in_its_mainline_form(self):
+        compat_h = ("#ifndef RHEL_MAJOR\n#define DRV_KV_BEFORE(a, b, c) (LINUX_VERSION_CODE < KERNEL_VERSION(a, b, c))\n"
+                    "#else\n#define DRV_RHEL_CODE KERNEL_VERSION(3, 10, 0)\n"
+                    "#define DRV_KV_BEFORE(a, b, c) (DRV_RHEL_CODE < KERNEL_VERSION(a, b, c))\n#endif\n"
+                    "#if DRV_KV_BEFORE(4, 15, 0)\nint setup_timer_arm;\n#else\nint timer_setup_arm;\n#endif\n")
+        project = kv.Project({"compat.h": compat_h})
+        v = project.versions("compat.h", kv.KernelRange(kv.code(4, 19), kv.code(6, 12, 255), ""))
+        self.assertEqual(min(v.kernels(compat_h.split("\n").index("int timer_setup_arm;") + 1)), kv.code(4, 19))
+        self.assertFalse(v.kernels(compat_h.split("\n").index("int setup_timer_arm;") + 1))
+
     def test_lines_know_their_kernels_through_wrappers_and_else(self):
         r = self.project.default_range()
         v = self.project.versions("compat.h", r)
@@ -789,7 +799,8 @@ class UnconvertedRemovedNames(unittest.TestCase):
                 "static long solx_secs(struct solx_hw *hw)\n{\n\tif (IS_ENABLED(CONFIG_KTIME_SCALAR))\n"
                 "\t\treturn 0;\n\treturn hw->ops->get_seconds(hw->priv);\n}\n")
         own_time = ("#if !defined(HAVE_LINUX_TIME_T)\ntypedef time64_t time_t;\n#endif\n\n"  # its own where the kernel's went
-                    "static time_t last_seen;\n")
+                    "static time_t last_seen;\n"
+                    "/* the record user space reads: struct timeval { long tv_sec; long tv_usec; }; */\n")
         src = write(cls.tmp / "src", {"stamp.c": UNCONVERTED_C, "tools/stamp-read.c": tool, "own_time.c": own_time,
                                       "tools/portable.h": portable, "solx/solx.c": solx,
                                       "include/sys/debug.h": "#define ASSERT(x) BUG_ON(!(x))\n"})
@@ -860,6 +871,15 @@ static void board_boot_stamp(struct board_clock *clk)
 \tmonotonic_to_bootbased(&clk->boot);
 }
 """
+
+
+class WrittenLines(unittest.TestCase):
+    def test_a_line_of_a_rewritten_run_maps_to_the_same_share_of_its_replacement(self):
+        read = "a\n" + "".join(f"old{i}\n" for i in range(6)) + "z\n"
+        written = ("a\nnew0\nnew1\nnew2\nz\n").encode()  # six lines merged into three
+        moved = [convert.on_written_lines(f"x.c:{line}: why", {"x.c": read}, {"x.c": written}, {})
+                 for line in (2, 4, 6, 8)]
+        self.assertEqual([m.split(":")[1] for m in moved], ["2", "3", "4", "5"])
 
 
 class ReportLines(unittest.TestCase):

@@ -126,6 +126,23 @@ class Lines(unittest.TestCase):
         self.assertEqual(dual_build.user_only_lines({"a.c": text}), {"a.c": {7}})
 
 
+class UserSpaceFiles(unittest.TestCase):
+    """A tool beside the module: the files including a C library header the
+    module does not ship, and the headers only they include, each include
+    read as every file it may name."""
+
+    def test_a_tools_header_and_a_header_the_kernel_includes_by_angle_brackets(self):
+        texts = {"xdrv_main.c": '#include <xdrv_stamp.h>\n#include "regs.h"\n',
+                 "regs.h": "#define XDRV_REG_CTRL 4\n",
+                 "include/xdrv_stamp.h": "static inline time_t xdrv_now_sec(void);\n",
+                 "tools/xdrvctl.c": '#include <stdio.h>\n#include "../include/xdrv_stamp.h"\n#include "regs.h"\n',
+                 "tools/regs.h": "struct tool_sample { struct timeval when; };\n",
+                 "solx/solx.c": "#include <sys/debug.h>\n", "include/sys/debug.h": "#define ASSERT(x)\n"}
+        # "regs.h" beside each includer: the top one is the driver's, tools/regs.h the tool's; the kernel
+        # side's <xdrv_stamp.h> keeps that header the kernel's; the module's own <sys/debug.h> is no libc
+        self.assertEqual(dual_build.user_space_files(texts), {"tools/xdrvctl.c", "tools/regs.h"})
+
+
 class Pass(unittest.TestCase):
     def setUp(self):
         self.new, self.converted, self.kept = driver_types.convert(DRIVER)

@@ -3448,6 +3448,16 @@ class KernelHooks(unittest.TestCase):
         self.assertNotIn("read_persistent_clock64", new.get("board-rtc.c", ""))
         self.assertTrue(any("through a structure member" in k["why"] and "param ts" in k["why"] for k in kept), kept)
 
+    def test_a_member_call_split_after_its_arrow_is_not_the_hook_either(self):
+        split = {"board-rtc.c": PERSISTENT_CLOCK["board-rtc.c"].replace(
+            "\tts->tv_sec = readl(rtc_base);", "\tif (board->rtc_ops) {\n\t\tstruct timespec alt;\n\n"
+            "\t\tboard->rtc_ops->\n\t\t\tread_persistent_clock(&alt);\n\t\tts->tv_sec = alt.tv_sec;\n"
+            "\t\treturn;\n\t}\n\tts->tv_sec = readl(rtc_base);")}
+        new, converted, kept = driver_types.convert(split)
+        # the hook converts (its own parameter never reaches the member); the member's call keeps its name
+        self.assertIn("void read_persistent_clock64(struct timespec64 *ts)\n", new["board-rtc.c"])
+        self.assertIn("\t\t\tread_persistent_clock(&alt);\n", new["board-rtc.c"])
+
     def test_a_range_without_the_hooks_keeps_them(self):
         new, converted, kept = driver_types.convert(
             PERSISTENT_CLOCK, lambda relpath, line, text: "persistent_clock64" not in text)

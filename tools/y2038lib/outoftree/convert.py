@@ -26,6 +26,7 @@ from .isolation import STEPS, IsolatingApplier, failure
 from ..engine.apply import Applier, check_rule_parses, idempotence_offenders, removed_lines, run_campaign
 from ..engine.spatch import spatch_command
 from ..common import REPO, Y2038Error, digest_stream, progress, run, write_json
+from ..csource import blank_comments_and_literals
 
 OUTPUTS = ("y2038-convert.patch", "y2038-convert.txt", "y2038-convert.json")
 # the whole-driver pass runs before this campaign: its per-file rules then
@@ -291,7 +292,8 @@ def on_written_lines(entry: str, read: dict, changed: dict, blocks: dict) -> str
                                                   autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in blocks[relpath]:
         if i1 < line <= i2:
-            moved = line - i1 + j1 if tag == "equal" else min(j1 + line - i1, max(j2, j1 + 1))
+            # a rewritten run: the same share of the way through its replacement (6 lines merged into 3)
+            moved = line - i1 + j1 if tag == "equal" else j1 + 1 + (line - 1 - i1) * max(j2 - j1, 1) // (i2 - i1)
             return f"{relpath}:{moved}:{entry[m.end():]}"
     return entry
 
@@ -429,7 +431,8 @@ def removed_api_left(conv: Conversion, listed: list, written, user_files: set) -
     own = {name for text in kernel_texts.values()
            for name, _ in api_availability.shim_definitions(text, gone).values()}
     own |= {name for text in kernel_texts.values()  # its own struct timeval, its own `typedef time64_t time_t;`
-            for name in re.findall(r"\bstruct\s+(\w+)\s*\{|\btypedef\b[^;{}]*?\b(\w+)\s*;", text) for name in name if name}
+            for name in re.findall(r"\bstruct\s+(\w+)\s*\{|\btypedef\b[^;{}]*?\b(\w+)\s*;",
+                                   blank_comments_and_literals(text)) for name in name if name}
     at = {(m.group("file"), int(m.group("line"))) for m in map(FILE_LINE.match, listed) if m}
     left = []
     for relpath, text in kernel_texts.items():

@@ -1170,8 +1170,9 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
     type is an interface."""
     if c.function in KERNEL_HOOKS_64:  # its definition, the prototypes and calls here: the timespec64 hook
         for relpath, code in a.code.items():
-            for m in re.finditer(rf"(?<!->)(?<!\.)\b{c.function}(?=\s*\()", code):  # not ops->name()
-                found.edits[n].append((relpath, m.start(), m.end(), KERNEL_HOOKS_64[c.function]))
+            for m in re.finditer(rf"\b{c.function}(?=\s*\()", code):
+                if not re.search(r"(\.|->)\s*$", code[:m.start()]):  # not ops->name(): a member's function
+                    found.edits[n].append((relpath, m.start(), m.end(), KERNEL_HOOKS_64[c.function]))
     for relpath, start, member in a.function_used_as_value(c.function):
         if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
             found.edits[n].append((relpath, start, start + len(member), OPS_64[member]))

@@ -15,9 +15,11 @@ versions, CONFIG_*) stay unknown, so a line is the user side's alone only
 when a __KERNEL__ test says so.
 """
 import re
+from pathlib import PurePosixPath
 from typing import Dict, Optional, Set
 
 from . import compat_fallbacks, kernel_versions as kv
+from .build_units import normalised
 from ..csource import blank_comments_and_literals
 
 KERNEL_TEST = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__KERNEL__\b", re.M)
@@ -72,15 +74,26 @@ def user_space_file(text: str, own=frozenset()) -> bool:
 
 def user_space_files(texts: Dict[str, str]) -> Set[str]:
     """The files only user space builds: those including a C library
-    header (user_space_file), and the headers only such files include."""
+    header (user_space_file), and the headers only such files include (an
+    include read as every file it may name: "x.h" beside the includer, else
+    any x.h; <d/x.h> any path ending so, <x.h> any x.h)."""
     found = {relpath for relpath, text in texts.items() if user_space_file(text, texts)}
+    by_name: Dict[str, Set[str]] = {}
+    for relpath in texts:
+        by_name.setdefault(relpath.rsplit("/", 1)[-1], set()).add(relpath)
     includers: Dict[str, Set[str]] = {}
     for relpath, text in texts.items():
-        for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
-            includers.setdefault(name.rsplit("/", 1)[-1], set()).add(relpath)
+        for quoted, angled in re.findall(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
+            name = (quoted or angled).rsplit("/", 1)[-1]
+            beside = normalised(PurePosixPath(relpath).parent / quoted) if quoted else None
+            targets = {beside} if beside in texts else {
+                other for other in by_name.get(name, ()) if "/" not in angled or other == angled
+                or other.endswith("/" + angled)} if angled else by_name.get(name, set())
+            for target in targets:
+                includers.setdefault(target, set()).add(relpath)
     while True:
         more = {relpath for relpath in texts if relpath.endswith(".h") and relpath not in found
-                and includers.get(relpath.rsplit("/", 1)[-1]) and includers[relpath.rsplit("/", 1)[-1]] <= found}
+                and includers.get(relpath) and includers[relpath] <= found}
         if not more:
             return found
         found |= more

@@ -193,10 +193,12 @@ class Macros:
                 if name in ("LINUX_VERSION_CODE", "KERNEL_VERSION"):
                     continue  # a project's fallback of the kernel's own macros
                 # the kernel's own encoding: a wrapper defined once per configuration (a sublevel past 255
-                # counted in 16 bits) is read in the arm built on the kernel's macros, not in the first; an
-                # object-like name set to one fixed KERNEL_VERSION() (a vendor backport's) is no such arm
-                mainline = re.search(r"\bLINUX_VERSION_CODE\b" if params is None else
-                                     r"\b(?:LINUX_VERSION_CODE|KERNEL_VERSION)\b", body) is not None
+                # counted in 16 bits, a RHEL release) is read in the arm built on the kernel's macros: a test
+                # of LINUX_VERSION_CODE, or a constructor that is KERNEL_VERSION() of its arguments; a
+                # comparison with one fixed version (a vendor backport's) is no such arm
+                mainline = re.search(r"\bLINUX_VERSION_CODE\b", body) is not None or (
+                    params is not None and re.search(r"\bKERNEL_VERSION\s*\(", body) is not None
+                    and re.search(r"[<>]|[=!]=", body) is None)
                 versionish = mainline or "KERNEL_VERSION" in body or name.endswith("KERNEL_VERSION")
                 if not versionish:
                     continue
