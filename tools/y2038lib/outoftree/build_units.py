@@ -147,6 +147,18 @@ def dkms_units(root: Path, conf: Path, kbuild: List[Unit], known: Set[str]) -> L
     return units
 
 
+def include_targets(relpath: str, include: str, texts, by_name: Dict[str, List[str]]) -> List[str]:
+    """The directory's files a written include may name: "x.h" beside the
+    includer, else every x.h of by_name; <d/x.h> every path ending so,
+    <x.h> every x.h (brackets kept in include)."""
+    if include.startswith("<"):
+        path = include[1:-1]
+        return [other for other in by_name.get(PurePosixPath(path).name, [])
+                if "/" not in path or other == path or other.endswith("/" + path)]
+    beside = normalised(PurePosixPath(relpath).parent / include)
+    return [beside] if beside in texts else by_name.get(PurePosixPath(include).name, [])
+
+
 def included_headers(first: List[str], texts: Dict[str, str]) -> List[str]:
     """The directory's headers the files include, transitively."""
     by_name: Dict[str, List[str]] = {}
@@ -158,9 +170,7 @@ def included_headers(first: List[str], texts: Dict[str, str]) -> List[str]:
     while todo:
         relpath = todo.pop()
         for include in INCLUDE.findall(texts.get(relpath, "")):
-            beside = normalised(PurePosixPath(relpath).parent / include)
-            targets = [beside] if beside in texts else by_name.get(PurePosixPath(include).name, [])
-            for target in targets:
+            for target in include_targets(relpath, include, texts, by_name):
                 if target not in found and target not in first:
                     found.append(target)
                     todo.append(target)

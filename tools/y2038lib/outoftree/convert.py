@@ -441,9 +441,8 @@ def removed_api_left(conv: Conversion, listed: list, written, user_files: set) -
                 text, conv.project, module_range(conv, relpath).hi, gone) if name not in own]
         except kernel_versions.ConditionalError:
             continue  # conditionals that do not pair up: already a problem of the file
-        user_only = dual_build.user_only_lines({relpath: text}).get(relpath, set())  # `#ifndef __KERNEL__`: libc's
-        for line, name in uses:
-            if line in user_only or (relpath, line) in at:
+        for line, name in uses:  # the lines only user space compiles are blank in kernel_texts
+            if (relpath, line) in at:
                 continue
             if name in api_availability.REMOVED_TYPEDEFS:
                 left.append(f"{relpath}:{line}: {name} is gone from Linux "

@@ -1171,7 +1171,7 @@ def examine_function_uses(a, c, n, found: Findings) -> None:
     if c.function in KERNEL_HOOKS_64:  # its definition, the prototypes and calls here: the timespec64 hook
         for relpath, code in a.code.items():
             for m in re.finditer(rf"\b{c.function}(?=\s*\()", code):
-                if not re.search(r"(\.|->)\s*$", code[:m.start()]):  # not ops->name(): a member's function
+                if not through_member(code, m.start()):  # ops->name(): a member's function
                     found.edits[n].append((relpath, m.start(), m.end(), KERNEL_HOOKS_64[c.function]))
     for relpath, start, member in a.function_used_as_value(c.function):
         if member in OPS_64:  # .gettime = fn: the timespec64 member of the same ops
@@ -2081,18 +2081,23 @@ def link_args(a, c, n, relpath, open_, close, union, out=None):
     return ""
 
 
+def through_member(code: str, start: int) -> bool:
+    """Is the name at start called through a structure member (x.f, x->f)?"""
+    return re.search(r"(\.|->)\s*$", code[:start]) is not None
+
+
 def link_param(a, c, n, fname, idx, union, place=None, edits=None):
     """place: (relpath, offset of the call's '('), to rename a call through
     an ops member (x->gettime(...) -> x->gettime64(...)).  A call of an alias
     of the driver's function is a call of the function."""
     targets = a.params_reached(a.aliases.get(fname, fname), idx, *place) if place else None
-    if place and fname not in OPS_64 and re.search(  # ops->name(): a member's function, not the driver's name()
-            r"(\.|->)\s*$", a.code[place[0]][:renamed(a.code[place[0]], place[0], place[1], fname, '')[1]]):
-        return f"passed to {fname}() through a structure member"
-    if targets is None and fname in OPS_64 and place:  # a call through the ops member
+    if place:
         relpath, open_ = place
         start = renamed(a.code[relpath], relpath, open_, fname, '')[1]
-        member_call = re.search(r"(\.|->)\s*$", a.code[relpath][:start])
+        member_call = through_member(a.code[relpath], start)
+        if member_call and fname not in OPS_64:  # ops->name(): a member's function, not the driver's name()
+            return f"passed to {fname}() through a structure member"
+    if targets is None and fname in OPS_64 and place:  # a call through the ops member
         callbacks = [a.param_of.get((f, idx)) for f in a.ops_members(fname)]
         if member_call and callbacks and all(callbacks):
             for callback in callbacks:

@@ -16,10 +16,10 @@ when a __KERNEL__ test says so.
 """
 import re
 from pathlib import PurePosixPath
-from typing import Dict, Optional, Set
+from typing import Dict, List, Optional, Set
 
 from . import compat_fallbacks, kernel_versions as kv
-from .build_units import normalised
+from .build_units import include_targets
 from ..csource import blank_comments_and_literals
 
 KERNEL_TEST = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__KERNEL__\b", re.M)
@@ -75,21 +75,15 @@ def user_space_file(text: str, own=frozenset()) -> bool:
 def user_space_files(texts: Dict[str, str]) -> Set[str]:
     """The files only user space builds: those including a C library
     header (user_space_file), and the headers only such files include (an
-    include read as every file it may name: "x.h" beside the includer, else
-    any x.h; <d/x.h> any path ending so, <x.h> any x.h)."""
+    include read as every file it may name: build_units.include_targets)."""
     found = {relpath for relpath, text in texts.items() if user_space_file(text, texts)}
-    by_name: Dict[str, Set[str]] = {}
+    by_name: Dict[str, List[str]] = {}
     for relpath in texts:
-        by_name.setdefault(relpath.rsplit("/", 1)[-1], set()).add(relpath)
+        by_name.setdefault(PurePosixPath(relpath).name, []).append(relpath)
     includers: Dict[str, Set[str]] = {}
     for relpath, text in texts.items():
-        for quoted, angled in re.findall(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
-            name = (quoted or angled).rsplit("/", 1)[-1]
-            beside = normalised(PurePosixPath(relpath).parent / quoted) if quoted else None
-            targets = {beside} if beside in texts else {
-                other for other in by_name.get(name, ()) if "/" not in angled or other == angled
-                or other.endswith("/" + angled)} if angled else by_name.get(name, set())
-            for target in targets:
+        for quoted, angled in re.findall(r'^\s*#\s*include\s*(?:"([^"]+)"|(<[^>]+>))', text, re.M):
+            for target in include_targets(relpath, quoted or angled, texts, by_name):
                 includers.setdefault(target, set()).add(relpath)
     while True:
         more = {relpath for relpath in texts if relpath.endswith(".h") and relpath not in found

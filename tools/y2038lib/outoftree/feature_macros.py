@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 from typing import Dict, List, Set, Tuple
 
 from . import kernel_versions as kv
-from .build_units import normalised
+from .build_units import include_targets
 
 DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)")
 UNDEF = re.compile(r"^\s*#\s*undef\s+([A-Za-z_]\w*)", re.M)
@@ -79,16 +79,10 @@ def resolver(texts: Dict[str, str]):
         by_name.setdefault(PurePosixPath(relpath).name, []).append(relpath)
 
     def resolve(relpath: str, include: str):
-        if include.startswith("<"):
-            include = include[1:-1]
-            ending = [other for other in by_name.get(PurePosixPath(include).name, [])
-                      if other == include or other.endswith("/" + include)]
-            kernel = include.split("/")[0] in KERNEL_INCLUDE_DIRS or "/" not in include
-            return ending[0] if len(ending) == 1 and not kernel else None
-        beside = normalised(PurePosixPath(relpath).parent / include)
-        if beside in texts:
-            return beside
-        named = by_name.get(PurePosixPath(include).name, [])
+        path = include.strip("<>")
+        if include.startswith("<") and (path.split("/")[0] in KERNEL_INCLUDE_DIRS or "/" not in path):
+            return None
+        named = include_targets(relpath, include, texts, by_name)
         return named[0] if len(named) == 1 else None
     return resolve
 
